@@ -1,0 +1,128 @@
+/* gst-avhw: Vulkan backend (FFmpeg's vulkan hwcontext)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <vulkan/vulkan.h>
+#include <gst/avhw/gstavhw.h>
+
+#include "gstavhwvulkanbackend.h"
+
+GST_DEBUG_CATEGORY_STATIC (vk_debug);
+#define GST_CAT_DEFAULT vk_debug
+
+struct _GstAvhwVulkanBackend
+{
+  GstAvhwBackend parent;
+};
+
+G_DEFINE_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend,
+    GST_TYPE_AVHW_BACKEND);
+
+/* Physical devices, listed once per process: a Vulkan instance is cheap and
+ * creates no logical device, so this wakes nothing. */
+static GMutex vk_lock;
+static gboolean vk_listed;
+static GPtrArray *vk_names;
+static gchar *vk_reason;
+
+static void
+vk_list_devices_locked (void)
+{
+  VkApplicationInfo app = {
+    .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+    .pApplicationName = "gst-avhw",
+    .apiVersion = VK_API_VERSION_1_1,
+  };
+  VkInstanceCreateInfo info = {
+    .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+    .pApplicationInfo = &app,
+  };
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice *devs = NULL;
+  uint32_t n = 0, i;
+  VkResult res;
+
+  vk_listed = TRUE;
+  vk_names = g_ptr_array_new_with_free_func (g_free);
+  res = vkCreateInstance (&info, NULL, &instance);
+  if (res != VK_SUCCESS) {
+    vk_reason = g_strdup_printf ("vkCreateInstance failed (VkResult %d): no "
+        "Vulkan driver (ICD) is installed or it refused to start", res);
+    return;
+  }
+  res = vkEnumeratePhysicalDevices (instance, &n, NULL);
+  if (res == VK_SUCCESS && n > 0) {
+    devs = g_new0 (VkPhysicalDevice, n);
+    res = vkEnumeratePhysicalDevices (instance, &n, devs);
+  }
+  if (res != VK_SUCCESS && res != VK_INCOMPLETE)
+    n = 0;
+  for (i = 0; i < n; i++) {
+    VkPhysicalDeviceProperties props;
+
+    vkGetPhysicalDeviceProperties (devs[i], &props);
+    g_ptr_array_add (vk_names, g_strdup (props.deviceName));
+  }
+  if (n == 0)
+    vk_reason = g_strdup ("the Vulkan driver reports no physical device");
+  g_free (devs);
+  vkDestroyInstance (instance, NULL);
+  GST_INFO ("%u Vulkan physical device(s)", n);
+}
+
+static guint
+vk_get_n_devices (GstAvhwBackend * backend, gchar ** reason)
+{
+  guint n;
+
+  g_mutex_lock (&vk_lock);
+  if (!vk_listed)
+    vk_list_devices_locked ();
+  n = vk_names->len;
+  if (n == 0 && reason)
+    *reason = g_strdup (vk_reason);
+  g_mutex_unlock (&vk_lock);
+  return n;
+}
+
+static gchar *
+vk_get_device_description (GstAvhwBackend * backend, guint index)
+{
+  gchar *desc = NULL;
+
+  g_mutex_lock (&vk_lock);
+  if (!vk_listed)
+    vk_list_devices_locked ();
+  if (index < vk_names->len)
+    desc = g_strdup (g_ptr_array_index (vk_names, index));
+  g_mutex_unlock (&vk_lock);
+  return desc ? desc : g_strdup_printf ("vulkan:%u", index);
+}
+
+static void
+gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
+{
+  GstAvhwBackendClass *bclass = GST_AVHW_BACKEND_CLASS (klass);
+
+  gst_avhw_backend_class_init_contract (klass);
+  GST_DEBUG_CATEGORY_INIT (vk_debug, "avhwvulkan", 0, "gst-avhw Vulkan backend");
+
+  bclass->name = "vulkan";
+  bclass->description = "Vulkan devices through FFmpeg's vulkan hwcontext";
+  bclass->hw_device_type = "vulkan";
+  bclass->hw_pix_fmt = "vulkan";
+  bclass->caps_feature = "memory:AVHWVulkan";
+  bclass->rank = GST_RANK_SECONDARY;
+  bclass->get_n_devices = vk_get_n_devices;
+  bclass->get_device_description = vk_get_device_description;
+  /* The default open_device passes the index, which FFmpeg's vulkan
+   * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
+}
+
+static void
+gst_avhw_vulkan_backend_init (GstAvhwVulkanBackend * self)
+{
+}

@@ -1,0 +1,18 @@
+/* gst-avhw: library-internal helpers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <libavutil/error.h>
+
+G_BEGIN_DECLS
+
+G_GNUC_INTERNAL void gst_avhw_log_init (void);
+G_GNUC_INTERNAL void gst_avhw_cache_count_device_open (void);
+
+/* FFmpeg error code -> short text, in a caller-provided buffer. */
+#define GST_AVHW_ERR2STR(buf, err) \
+  av_make_error_string ((buf), sizeof (buf), (err))
+
+G_END_DECLS

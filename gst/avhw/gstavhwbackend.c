@@ -1,0 +1,530 @@
+/* gst-avhw: the backend contract
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <libavutil/pixdesc.h>
+
+#include "gstavhw.h"
+#include "gstavhw-private.h"
+
+GST_DEBUG_CATEGORY_STATIC (avhw_backend_debug);
+#define GST_CAT_DEFAULT avhw_backend_debug
+
+/**
+ * SECTION:gstavhwbackend
+ * @title: GstAvhwBackend
+ * @short_description: the contract a device backend implements
+ *
+ * A backend adapts one kind of FFmpeg hardware device (one AVHWDeviceType)
+ * to gst-avhw. It names the device type and pixel format as strings, so a
+ * vendor fork of FFmpeg with a device type this library has never heard of
+ * works without changes here. Optional vfuncs left %NULL get the default
+ * described in #GstAvhwBackendClass.
+ */
+
+G_DEFINE_ABSTRACT_TYPE (GstAvhwBackend, gst_avhw_backend, GST_TYPE_OBJECT);
+
+static gchar *
+default_get_device_string (GstAvhwBackend * backend, guint index)
+{
+  return g_strdup_printf ("%u", index);
+}
+
+static void
+dict_from_structure (const GstStructure * options, AVDictionary ** dict)
+{
+  guint i, n;
+
+  if (!options)
+    return;
+  n = gst_structure_n_fields (options);
+  for (i = 0; i < n; i++) {
+    const gchar *key = gst_structure_nth_field_name (options, i);
+    const GValue *v = gst_structure_get_value (options, key);
+    gchar *s = G_VALUE_HOLDS_STRING (v) ? g_value_dup_string (v) :
+        gst_value_serialize (v);
+    av_dict_set (dict, key, s, 0);
+    g_free (s);
+  }
+}
+
+static AVBufferRef *
+default_open_device (GstAvhwBackend * backend, guint index,
+    const GstStructure * options, GError ** error)
+{
+  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (backend);
+  enum AVHWDeviceType type = gst_avhw_backend_get_hw_device_type (backend);
+  AVBufferRef *ref = NULL;
+  AVDictionary *dict = NULL;
+  gchar *devstr;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret;
+
+  devstr = klass->get_device_string (backend, index);
+  dict_from_structure (options, &dict);
+  ret = av_hwdevice_ctx_create (&ref, type, devstr, dict, 0);
+  av_dict_free (&dict);
+  if (ret < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "FFmpeg could not create a %s device context for %s:%u "
+        "(device \"%s\"): %s", klass->hw_device_type, klass->name, index,
+        devstr, GST_AVHW_ERR2STR (err, ret));
+    ref = NULL;
+  }
+  g_free (devstr);
+  return ref;
+}
+
+static gboolean
+codec_uses_device_type (const AVCodec * codec, enum AVHWDeviceType type)
+{
+  const AVCodecHWConfig *cfg;
+  int i;
+
+  for (i = 0; (cfg = avcodec_get_hw_config (codec, i)); i++) {
+    if (cfg->device_type == type && (cfg->methods &
+            (AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX |
+                AV_CODEC_HW_CONFIG_METHOD_HW_FRAMES_CTX)))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static void
+add_candidates (GstAvhwBackend * backend, enum AVCodecID codec_id,
+    gboolean encoders, GPtrArray * out)
+{
+  enum AVHWDeviceType type = gst_avhw_backend_get_hw_device_type (backend);
+  const AVCodec *codec;
+  void *it;
+  int pass;
+
+  if (type == AV_HWDEVICE_TYPE_NONE)
+    return;
+  /* Pass 0: native codecs that drive the device through an FFmpeg hwaccel;
+   * pass 1: wrapper codecs (AV_CODEC_CAP_HARDWARE: h264_cuvid, *_nvenc). */
+  for (pass = 0; pass < 2; pass++) {
+    it = NULL;
+    while ((codec = av_codec_iterate (&it))) {
+      gboolean wrapper = !!(codec->capabilities & AV_CODEC_CAP_HARDWARE);
+      if (codec->id != codec_id)
+        continue;
+      if ((encoders ? av_codec_is_encoder (codec) :
+              av_codec_is_decoder (codec)) == 0)
+        continue;
+      if (wrapper != (pass == 1))
+        continue;
+      if (codec_uses_device_type (codec, type))
+        g_ptr_array_add (out, (gpointer) codec);
+    }
+  }
+}
+
+static void
+default_get_decoders (GstAvhwBackend * backend, enum AVCodecID codec_id,
+    GPtrArray * candidates)
+{
+  add_candidates (backend, codec_id, FALSE, candidates);
+}
+
+static void
+default_get_encoders (GstAvhwBackend * backend, enum AVCodecID codec_id,
+    GPtrArray * candidates)
+{
+  add_candidates (backend, codec_id, TRUE, candidates);
+}
+
+static gboolean
+transfer (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    const gchar * what, GError ** error)
+{
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret = av_hwframe_transfer_data (dst, src, 0);
+
+  if (ret < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "%s: %s of a %dx%d %s frame failed: %s",
+        GST_AVHW_BACKEND_GET_CLASS (backend)->name, what, src->width,
+        src->height, av_get_pix_fmt_name (src->format),
+        GST_AVHW_ERR2STR (err, ret));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+default_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  return transfer (backend, dst, src, "upload", error);
+}
+
+static gboolean
+default_download (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error)
+{
+  return transfer (backend, dst, src, "download", error);
+}
+
+static void
+gst_avhw_backend_class_init (GstAvhwBackendClass * klass)
+{
+  gst_avhw_init ();
+  GST_DEBUG_CATEGORY_INIT (avhw_backend_debug, "avhwbackend", 0,
+      "gst-avhw backend contract");
+
+  klass->get_device_string = default_get_device_string;
+  klass->open_device = default_open_device;
+  klass->get_decoders = default_get_decoders;
+  klass->get_encoders = default_get_encoders;
+  klass->upload = default_upload;
+  klass->download = default_download;
+}
+
+static void
+gst_avhw_backend_init (GstAvhwBackend * backend)
+{
+}
+
+/**
+ * gst_avhw_backend_register:
+ * @plugin: the backend's plugin
+ * @type: the backend's #GType, a subclass of #GstAvhwBackend
+ *
+ * Registers @type with gst_dynamic_type_register() so the library finds it
+ * through the GStreamer registry and loads the plugin only when a backend is
+ * needed. The type name must be of the form `GstAvhw<Name>Backend`.
+ * Call it from the backend plugin's plugin_init.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_avhw_backend_register (GstPlugin * plugin, GType type)
+{
+  const gchar *name = g_type_name (type);
+
+  g_return_val_if_fail (g_type_is_a (type, GST_TYPE_AVHW_BACKEND), FALSE);
+  if (!g_str_has_prefix (name, "GstAvhw") || !g_str_has_suffix (name,
+          "Backend")) {
+    GST_ERROR ("backend type %s is not named GstAvhw<Name>Backend", name);
+    return FALSE;
+  }
+  return gst_dynamic_type_register (plugin, type);
+}
+
+#define KLASS(b) GST_AVHW_BACKEND_GET_CLASS (b)
+
+/**
+ * gst_avhw_backend_get_name:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none): the backend's short name, as used in device
+ *   strings
+ */
+const gchar *
+gst_avhw_backend_get_name (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->name;
+}
+
+/**
+ * gst_avhw_backend_get_description:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none) (nullable): one line describing the backend
+ */
+const gchar *
+gst_avhw_backend_get_description (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->description;
+}
+
+/**
+ * gst_avhw_backend_get_caps_feature:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none): the caps feature of the backend's device memory
+ */
+const gchar *
+gst_avhw_backend_get_caps_feature (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->caps_feature;
+}
+
+/**
+ * gst_avhw_backend_get_rank:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: the backend's preference for `auto` device selection
+ */
+guint
+gst_avhw_backend_get_rank (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
+  return KLASS (backend)->rank;
+}
+
+/* FFmpeg types, resolved by name so a fork's own type works. */
+enum AVHWDeviceType
+gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), AV_HWDEVICE_TYPE_NONE);
+  return av_hwdevice_find_type_by_name (KLASS (backend)->hw_device_type);
+}
+
+enum AVPixelFormat
+gst_avhw_backend_get_hw_pix_fmt (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), AV_PIX_FMT_NONE);
+  return av_get_pix_fmt (KLASS (backend)->hw_pix_fmt);
+}
+
+/**
+ * gst_avhw_backend_is_available:
+ * @backend: a #GstAvhwBackend
+ * @reason: (out) (optional) (transfer full) (nullable): why not
+ *
+ * Checks that the FFmpeg this process runs with knows the backend's device
+ * type and pixel format. Does not touch any device.
+ *
+ * Returns: %TRUE when FFmpeg supports the backend's device type
+ */
+gboolean
+gst_avhw_backend_is_available (GstAvhwBackend * backend, gchar ** reason)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  klass = KLASS (backend);
+  if (gst_avhw_backend_get_hw_device_type (backend) == AV_HWDEVICE_TYPE_NONE) {
+    if (reason)
+      *reason = g_strdup_printf ("this FFmpeg (libavutil %s) has no \"%s\" "
+          "hardware device type", AV_STRINGIFY (LIBAVUTIL_VERSION),
+          klass->hw_device_type);
+    return FALSE;
+  }
+  if (gst_avhw_backend_get_hw_pix_fmt (backend) == AV_PIX_FMT_NONE) {
+    if (reason)
+      *reason = g_strdup_printf ("this FFmpeg has no \"%s\" pixel format",
+          klass->hw_pix_fmt);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_avhw_backend_get_n_devices:
+ * @backend: a #GstAvhwBackend
+ * @reason: (out) (optional) (transfer full) (nullable): why there are none
+ *
+ * Cheap enumeration: creates no device context.
+ *
+ * Returns: the number of devices this backend can open
+ */
+guint
+gst_avhw_backend_get_n_devices (GstAvhwBackend * backend, gchar ** reason)
+{
+  gchar *why = NULL;
+  guint n;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
+  if (!gst_avhw_backend_is_available (backend, &why)) {
+    n = 0;
+  } else {
+    n = KLASS (backend)->get_n_devices (backend, &why);
+    if (n == 0 && !why)
+      why = g_strdup ("the backend found no device");
+  }
+  if (reason)
+    *reason = why;
+  else
+    g_free (why);
+  return n;
+}
+
+/**
+ * gst_avhw_backend_get_device_description:
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ *
+ * Returns: (transfer full): a one-line description of device @index
+ */
+gchar *
+gst_avhw_backend_get_device_description (GstAvhwBackend * backend,
+    guint index)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  klass = KLASS (backend);
+  if (klass->get_device_description)
+    return klass->get_device_description (backend, index);
+  return g_strdup_printf ("%s:%u", klass->name, index);
+}
+
+/**
+ * gst_avhw_backend_open_device: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @options: (nullable): creation options
+ * @error: return location for a #GError
+ *
+ * Creates a new FFmpeg device context, bypassing the cache. Elements and
+ * applications use gst_avhw_device_open() instead.
+ *
+ * Returns: (transfer full): a new reference to an AVHWDeviceContext, release
+ *   with av_buffer_unref()
+ */
+AVBufferRef *
+gst_avhw_backend_open_device (GstAvhwBackend * backend, guint index,
+    const GstStructure * options, GError ** error)
+{
+  AVBufferRef *ref;
+  gint64 start;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  start = g_get_monotonic_time ();
+  ref = KLASS (backend)->open_device (backend, index, options, error);
+  if (ref) {
+    gst_avhw_cache_count_device_open ();
+    GST_INFO_OBJECT (backend, "created device context %s:%u in %.1f ms",
+        KLASS (backend)->name, index,
+        (g_get_monotonic_time () - start) / 1000.0);
+  }
+  return ref;
+}
+
+/**
+ * gst_avhw_backend_wrap_device: (skip)
+ * @backend: a #GstAvhwBackend
+ * @native: the backend's native device handle
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): a new device context around @native, or %NULL
+ */
+AVBufferRef *
+gst_avhw_backend_wrap_device (GstAvhwBackend * backend, gpointer native,
+    GError ** error)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  klass = KLASS (backend);
+  if (!klass->wrap_device) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "backend %s cannot wrap a native device handle", klass->name);
+    return NULL;
+  }
+  return klass->wrap_device (backend, native, error);
+}
+
+/**
+ * gst_avhw_backend_get_decoders: (skip)
+ * @backend: a #GstAvhwBackend
+ * @codec_id: the codec
+ *
+ * Returns: (transfer container): ordered `const AVCodec *` candidates
+ */
+GPtrArray *
+gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
+    enum AVCodecID codec_id)
+{
+  GPtrArray *arr = g_ptr_array_new ();
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), arr);
+  KLASS (backend)->get_decoders (backend, codec_id, arr);
+  return arr;
+}
+
+/**
+ * gst_avhw_backend_get_encoders: (skip)
+ * @backend: a #GstAvhwBackend
+ * @codec_id: the codec
+ *
+ * Returns: (transfer container): ordered `const AVCodec *` candidates
+ */
+GPtrArray *
+gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
+    enum AVCodecID codec_id)
+{
+  GPtrArray *arr = g_ptr_array_new ();
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), arr);
+  KLASS (backend)->get_encoders (backend, codec_id, arr);
+  return arr;
+}
+
+/**
+ * gst_avhw_backend_upload: (skip)
+ */
+gboolean
+gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  return KLASS (backend)->upload (backend, dst, src, error);
+}
+
+/**
+ * gst_avhw_backend_download: (skip)
+ */
+gboolean
+gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  return KLASS (backend)->download (backend, dst, src, error);
+}
+
+/**
+ * gst_avhw_backend_copy: (skip)
+ */
+gboolean
+gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  klass = KLASS (backend);
+  if (!klass->copy) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "backend %s does not support device-to-device copies", klass->name);
+    return FALSE;
+  }
+  return klass->copy (backend, dst, src, error);
+}
+
+/**
+ * gst_avhw_backend_get_sw_formats: (skip)
+ * @backend: a #GstAvhwBackend
+ * @device_ctx: an open device context of this backend
+ *
+ * Returns: (transfer full): the `enum AVPixelFormat` (as gint) software
+ *   formats the device's frames can hold, as FFmpeg's frame constraints say
+ */
+GArray *
+gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx)
+{
+  GArray *arr = g_array_new (FALSE, FALSE, sizeof (gint));
+  AVHWFramesConstraints *c;
+  int i;
+
+  g_return_val_if_fail (device_ctx != NULL, arr);
+  c = av_hwdevice_get_hwframe_constraints (device_ctx, NULL);
+  if (c && c->valid_sw_formats) {
+    for (i = 0; c->valid_sw_formats[i] != AV_PIX_FMT_NONE; i++) {
+      gint f = c->valid_sw_formats[i];
+      g_array_append_val (arr, f);
+    }
+  }
+  av_hwframe_constraints_free (&c);
+  return arr;
+}

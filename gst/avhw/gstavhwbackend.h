@@ -1,0 +1,194 @@
+/* gst-avhw: the backend contract
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/avhw/avhw-prelude.h>
+#include <libavutil/buffer.h>
+#include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
+#include <libavcodec/avcodec.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GST_AVHW_BACKEND_CONTRACT_VERSION:
+ *
+ * The version of the backend contract this library speaks. A backend stores
+ * the value it was compiled against in #GstAvhwBackendClass.contract_version
+ * (gst_avhw_backend_class_init_contract() does that); the registry refuses a
+ * backend whose version differs, with a message naming both versions.
+ */
+#define GST_AVHW_BACKEND_CONTRACT_VERSION 1
+
+#define GST_TYPE_AVHW_BACKEND (gst_avhw_backend_get_type ())
+GST_AVHW_API
+G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
+    GstObject);
+
+/**
+ * GstAvhwBackendClass:
+ * @parent_class: the parent class
+ * @contract_version: GST_AVHW_BACKEND_CONTRACT_VERSION as the backend was
+ *   built. Required; set it with gst_avhw_backend_class_init_contract().
+ * @name: short lower-case name used in device strings ("vulkan", "cuda").
+ *   Required.
+ * @description: one line for humans. Optional.
+ * @hw_device_type: FFmpeg's name of the hardware device type, resolved at
+ *   run time with av_hwdevice_find_type_by_name() ("vulkan", "cuda", or a
+ *   vendor fork's own). Required.
+ * @hw_pix_fmt: FFmpeg's name of the hardware pixel format of the backend's
+ *   frames, resolved with av_get_pix_fmt() ("vulkan", "cuda"). Required.
+ * @caps_feature: caps feature of the backend's device memory
+ *   ("memory:AVHWVulkan"). Required.
+ * @rank: preference when a user asks for `auto`: the present backend with
+ *   the highest rank wins (a #GstRank value). Optional, defaults to 0.
+ * @get_n_devices: cheap enumeration that must not create a device context or
+ *   wake the device. Returns the number of devices; when it returns 0 it may
+ *   set @reason to a newly allocated string saying why. Required.
+ * @get_device_description: a one-line description of device @index ("llvmpipe
+ *   (LLVM 15)"). Optional; the default is "<name>:<index>".
+ * @get_device_string: the `device` argument handed to
+ *   av_hwdevice_ctx_create() for device @index. Optional; the default is the
+ *   index in decimal.
+ * @open_device: creates the FFmpeg device context for device @index, with
+ *   @options as av_hwdevice_ctx_create() options. Returns a new reference or
+ *   %NULL with @error set. Optional; the default calls
+ *   av_hwdevice_ctx_create() with @get_device_string.
+ * @wrap_device: wraps a native device handle that someone else owns (a
+ *   CUcontext, a VkDevice...) into a new FFmpeg device context (alloc, fill
+ *   hwctx, init). The meaning of @native is backend specific and documented
+ *   by the backend. Optional; absent means wrapping is not supported.
+ * @get_decoders: the ordered FFmpeg decoder candidates for @codec_id that
+ *   decode on this backend's devices: a native decoder with an FFmpeg hwaccel
+ *   for the device type, or a wrapper decoder (h264_cuvid,
+ *   h264_<vendor>dec). Add `const AVCodec *` to @candidates. Optional; the
+ *   default adds every decoder whose hardware configuration names the
+ *   backend's device type, native decoders first.
+ * @get_encoders: the same for encoders. Optional; same default.
+ * @upload: copies the system-memory frame @src into the device frame @dst.
+ *   Optional; the default is av_hwframe_transfer_data().
+ * @download: copies the device frame @src into the system-memory frame
+ *   @dst. Optional; the default is av_hwframe_transfer_data().
+ * @copy: device-to-device copy of @src into @dst. Optional; absent means
+ *   such a copy fails with a clear "not supported" error.
+ *
+ * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
+ * registers its type with gst_avhw_backend_register(). One instance per
+ * backend type exists per process, made by the registry. Every vfunc gets
+ * the device context (`AVBufferRef` whose data is an #AVHWDeviceContext)
+ * where it needs one; backends keep no per-device state of their own.
+ */
+struct _GstAvhwBackendClass
+{
+  GstObjectClass parent_class;
+
+  guint contract_version;
+  const gchar *name;
+  const gchar *description;
+  const gchar *hw_device_type;
+  const gchar *hw_pix_fmt;
+  const gchar *caps_feature;
+  guint rank;
+
+  guint (*get_n_devices) (GstAvhwBackend * backend, gchar ** reason);
+  gchar *(*get_device_description) (GstAvhwBackend * backend, guint index);
+  gchar *(*get_device_string) (GstAvhwBackend * backend, guint index);
+  AVBufferRef *(*open_device) (GstAvhwBackend * backend, guint index,
+      const GstStructure * options, GError ** error);
+  AVBufferRef *(*wrap_device) (GstAvhwBackend * backend, gpointer native,
+      GError ** error);
+  void (*get_decoders) (GstAvhwBackend * backend, enum AVCodecID codec_id,
+      GPtrArray * candidates);
+  void (*get_encoders) (GstAvhwBackend * backend, enum AVCodecID codec_id,
+      GPtrArray * candidates);
+  gboolean (*upload) (GstAvhwBackend * backend, AVFrame * dst,
+      const AVFrame * src, GError ** error);
+  gboolean (*download) (GstAvhwBackend * backend, AVFrame * dst,
+      const AVFrame * src, GError ** error);
+  gboolean (*copy) (GstAvhwBackend * backend, AVFrame * dst,
+      const AVFrame * src, GError ** error);
+
+  /*< private >*/
+  gpointer _gst_reserved[GST_PADDING_LARGE];
+};
+
+/**
+ * gst_avhw_backend_class_init_contract:
+ * @klass: the backend class being initialised
+ *
+ * Stamps @klass with the contract version the backend is compiled against.
+ * Call it first in every backend's class_init.
+ */
+#define gst_avhw_backend_class_init_contract(klass) \
+  (GST_AVHW_BACKEND_CLASS (klass)->contract_version = \
+      GST_AVHW_BACKEND_CONTRACT_VERSION)
+
+GST_AVHW_API
+gboolean gst_avhw_backend_register (GstPlugin * plugin, GType type);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_name (GstAvhwBackend * backend);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_description (GstAvhwBackend * backend);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_caps_feature (GstAvhwBackend * backend);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_rank (GstAvhwBackend * backend);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,
+    gchar ** reason);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_n_devices (GstAvhwBackend * backend,
+    gchar ** reason);
+
+GST_AVHW_API
+gchar * gst_avhw_backend_get_device_description (GstAvhwBackend * backend,
+    guint index);
+
+/* The calls below take FFmpeg types and are for C code only. */
+
+GST_AVHW_API
+enum AVHWDeviceType gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend);
+
+GST_AVHW_API
+enum AVPixelFormat gst_avhw_backend_get_hw_pix_fmt (GstAvhwBackend * backend);
+
+GST_AVHW_API
+AVBufferRef * gst_avhw_backend_open_device (GstAvhwBackend * backend,
+    guint index, const GstStructure * options, GError ** error);
+
+GST_AVHW_API
+AVBufferRef * gst_avhw_backend_wrap_device (GstAvhwBackend * backend,
+    gpointer native, GError ** error);
+
+GST_AVHW_API
+GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
+    enum AVCodecID codec_id);
+
+GST_AVHW_API
+GPtrArray * gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
+    enum AVCodecID codec_id);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx);
+
+G_END_DECLS

@@ -1,0 +1,420 @@
+/* gst-avhw: process-wide cache of device and frames contexts
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <libavutil/pixdesc.h>
+
+#include "gstavhw.h"
+#include "gstavhw-private.h"
+#include "gstavhwdevice-private.h"
+
+GST_DEBUG_CATEGORY_STATIC (avhw_cache_debug);
+#define GST_CAT_DEFAULT avhw_cache_debug
+
+/**
+ * SECTION:gstavhwcache
+ * @title: Device cache
+ * @short_description: one device context per device, per process
+ *
+ * gst_avhw_device_open() returns the same #GstAvhwDevice, and so the same
+ * FFmpeg device context, for the same backend, index and options, for as
+ * long as the cache holds it: a process that builds pipeline after pipeline
+ * initialises each device once. Concurrent first opens of one device wait
+ * for a single initialisation.
+ *
+ * Frames contexts (surface pools) made by gst_avhw_device_get_frames_ctx()
+ * are cached too, keyed by device context, software format, size and pool
+ * size, least recently used first out past gst_avhw_cache_set_frames_limit().
+ *
+ * gst_avhw_cache_clear() drops the cache's own references; devices and
+ * frames in use stay valid until their users release them. Reuse can be
+ * turned off with gst_avhw_cache_set_reuse() or `GST_AVHW_REUSE=0` in the
+ * environment: then every open creates a new context and nothing is kept.
+ */
+
+typedef struct
+{
+  GstAvhwDevice *device;        /* NULL while being opened */
+} DeviceEntry;
+
+typedef struct
+{
+  AVHWDeviceContext *device;    /* identity only; frames holds the ref */
+  enum AVPixelFormat sw_format;
+  gint width, height, pool_size;
+  AVBufferRef *frames;
+} FramesEntry;
+
+static GMutex lock;
+static GCond opened_cond;
+static GHashTable *devices;     /* key string -> DeviceEntry* */
+static GQueue frames_lru = G_QUEUE_INIT;        /* FramesEntry*, MRU first */
+static guint frames_limit = GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT;
+static gint reuse = -1;         /* -1: not read from the environment yet */
+static guint64 n_device_opens, n_frames_created;
+
+static void
+device_entry_free (DeviceEntry * e)
+{
+  gst_clear_object (&e->device);
+  g_free (e);
+}
+
+static void
+frames_entry_free (FramesEntry * e)
+{
+  av_buffer_unref (&e->frames);
+  g_free (e);
+}
+
+/* lock held */
+static void
+ensure_init_locked (void)
+{
+  if (devices)
+    return;
+  GST_DEBUG_CATEGORY_INIT (avhw_cache_debug, "avhwcache", 0,
+      "gst-avhw device and frames context cache");
+  devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) device_entry_free);
+  if (reuse < 0) {
+    const gchar *env = g_getenv ("GST_AVHW_REUSE");
+    reuse = !(env && (g_str_equal (env, "0") || !g_ascii_strcasecmp (env,
+                "no") || !g_ascii_strcasecmp (env, "false")));
+    if (!reuse)
+      GST_INFO ("GST_AVHW_REUSE=%s: device reuse is off", env);
+  }
+}
+
+void
+gst_avhw_cache_count_device_open (void)
+{
+  g_mutex_lock (&lock);
+  n_device_opens++;
+  g_mutex_unlock (&lock);
+}
+
+static gchar *
+make_key (GstAvhwBackend * backend, guint index, const GstStructure * options)
+{
+  gchar *opts = options ? gst_structure_to_string (options) : NULL;
+  gchar *key = g_strdup_printf ("%s:%u|%s",
+      gst_avhw_backend_get_name (backend), index, opts ? opts : "");
+
+  g_free (opts);
+  return key;
+}
+
+/**
+ * gst_avhw_device_open:
+ * @device_string: (nullable): `auto`, `NAME` or `NAME:N`
+ * @options: (nullable): device creation options (FFmpeg
+ *   av_hwdevice_ctx_create() options, as structure fields); part of the key
+ * @error: return location for a #GError
+ *
+ * Gets the device from the cache or opens it. With reuse on, every call for
+ * the same backend, index and options returns the same device, and eight
+ * threads asking at once still initialise it once.
+ *
+ * Returns: (transfer full) (nullable): the device, or %NULL with @error
+ *   saying what is wrong (unknown backend with the installed ones listed,
+ *   index out of range, FFmpeg's reason for a failed open)
+ */
+GstAvhwDevice *
+gst_avhw_device_open (const gchar * device_string,
+    const GstStructure * options, GError ** error)
+{
+  GstAvhwBackend *backend = NULL;
+  GstAvhwDevice *device = NULL;
+  DeviceEntry *entry;
+  AVBufferRef *ref;
+  guint index;
+  gchar *key;
+
+  gst_avhw_init ();
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  if (!reuse) {
+    g_mutex_unlock (&lock);
+    return gst_avhw_device_open_uncached (device_string, options, error);
+  }
+  g_mutex_unlock (&lock);
+
+  if (!gst_avhw_device_resolve (device_string, &backend, &index, error))
+    return NULL;
+  key = make_key (backend, index, options);
+
+  g_mutex_lock (&lock);
+  for (;;) {
+    entry = g_hash_table_lookup (devices, key);
+    if (!entry)
+      break;
+    if (entry->device) {
+      device = gst_object_ref (entry->device);
+      g_mutex_unlock (&lock);
+      GST_DEBUG ("reusing cached device %s", key);
+      g_free (key);
+      gst_object_unref (backend);
+      return device;
+    }
+    g_cond_wait (&opened_cond, &lock);
+  }
+  entry = g_new0 (DeviceEntry, 1);
+  g_hash_table_insert (devices, g_strdup (key), entry);
+  g_mutex_unlock (&lock);
+
+  /* Open outside the lock: other devices need not wait for this one. */
+  ref = gst_avhw_backend_open_device (backend, index, options, error);
+  if (ref)
+    device = gst_avhw_device_new_internal (backend, index, ref, FALSE);
+
+  g_mutex_lock (&lock);
+  if (device) {
+    entry->device = gst_object_ref (device);
+    GST_INFO ("cached new device %s", key);
+  } else {
+    g_hash_table_remove (devices, key);
+  }
+  g_cond_broadcast (&opened_cond);
+  g_mutex_unlock (&lock);
+
+  g_free (key);
+  gst_object_unref (backend);
+  return device;
+}
+
+static gboolean
+remove_ready (gpointer key, gpointer value, gpointer user_data)
+{
+  return ((DeviceEntry *) value)->device != NULL;
+}
+
+/**
+ * gst_avhw_cache_clear:
+ *
+ * Drops the cache's references to every device and frames context. Devices
+ * and frames still in use stay valid; the next open creates a new context.
+ */
+void
+gst_avhw_cache_clear (void)
+{
+  GQueue frames = G_QUEUE_INIT;
+
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  g_hash_table_foreach_remove (devices, remove_ready, NULL);
+  frames = frames_lru;
+  g_queue_init (&frames_lru);
+  g_mutex_unlock (&lock);
+
+  /* Unref outside the lock: freeing a context can take a while. */
+  g_queue_clear_full (&frames, (GDestroyNotify) frames_entry_free);
+  GST_INFO ("cache cleared");
+}
+
+/**
+ * gst_avhw_cache_set_reuse:
+ * @reuse: whether to reuse device and frames contexts
+ *
+ * Turning reuse off also clears the cache. Overrides `GST_AVHW_REUSE`.
+ */
+void
+gst_avhw_cache_set_reuse (gboolean value)
+{
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  reuse = ! !value;
+  g_mutex_unlock (&lock);
+  if (!value)
+    gst_avhw_cache_clear ();
+}
+
+/**
+ * gst_avhw_cache_get_reuse:
+ *
+ * Returns: whether device and frames contexts are reused
+ */
+gboolean
+gst_avhw_cache_get_reuse (void)
+{
+  gboolean ret;
+
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  ret = reuse;
+  g_mutex_unlock (&lock);
+  return ret;
+}
+
+/* lock held; returns entries to free outside the lock */
+static GList *
+trim_frames_locked (void)
+{
+  GList *evicted = NULL;
+
+  while (frames_lru.length > frames_limit)
+    evicted = g_list_prepend (evicted, g_queue_pop_tail (&frames_lru));
+  return evicted;
+}
+
+/**
+ * gst_avhw_cache_set_frames_limit:
+ * @limit: how many frames contexts to keep; 0 keeps none
+ */
+void
+gst_avhw_cache_set_frames_limit (guint limit)
+{
+  GList *evicted;
+
+  g_mutex_lock (&lock);
+  frames_limit = limit;
+  evicted = trim_frames_locked ();
+  g_mutex_unlock (&lock);
+  g_list_free_full (evicted, (GDestroyNotify) frames_entry_free);
+}
+
+/**
+ * gst_avhw_cache_get_frames_limit:
+ *
+ * Returns: how many frames contexts the cache keeps
+ */
+guint
+gst_avhw_cache_get_frames_limit (void)
+{
+  return frames_limit;
+}
+
+/**
+ * gst_avhw_cache_get_stats:
+ * @n_devices: (out) (optional): devices the cache holds now
+ * @n_frames: (out) (optional): frames contexts the cache holds now
+ * @n_device_opens: (out) (optional): device contexts created by this process
+ *   so far, cached or not
+ * @n_frames_created: (out) (optional): frames contexts created so far
+ */
+void
+gst_avhw_cache_get_stats (guint * n_devices, guint * n_frames,
+    guint64 * n_device_opens_out, guint64 * n_frames_created_out)
+{
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  if (n_devices)
+    *n_devices = g_hash_table_size (devices);
+  if (n_frames)
+    *n_frames = frames_lru.length;
+  if (n_device_opens_out)
+    *n_device_opens_out = n_device_opens;
+  if (n_frames_created_out)
+    *n_frames_created_out = n_frames_created;
+  g_mutex_unlock (&lock);
+}
+
+static AVBufferRef *
+create_frames (GstAvhwDevice * device, enum AVPixelFormat sw_format,
+    gint width, gint height, gint pool_size, GError ** error)
+{
+  GstAvhwBackend *backend = gst_avhw_device_get_backend (device);
+  AVBufferRef *ref;
+  AVHWFramesContext *fc;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret;
+
+  ref = av_hwframe_ctx_alloc (gst_avhw_device_get_device_ctx (device));
+  if (!ref) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "%s: out of memory allocating a frames context",
+        gst_avhw_device_get_name (device));
+    return NULL;
+  }
+  fc = (AVHWFramesContext *) ref->data;
+  fc->format = gst_avhw_backend_get_hw_pix_fmt (backend);
+  fc->sw_format = sw_format;
+  fc->width = width;
+  fc->height = height;
+  fc->initial_pool_size = pool_size;
+  ret = av_hwframe_ctx_init (ref);
+  if (ret < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "%s cannot make %dx%d %s frames: %s",
+        gst_avhw_device_get_name (device), width, height,
+        av_get_pix_fmt_name (sw_format), GST_AVHW_ERR2STR (err, ret));
+    av_buffer_unref (&ref);
+    return NULL;
+  }
+  g_mutex_lock (&lock);
+  n_frames_created++;
+  g_mutex_unlock (&lock);
+  return ref;
+}
+
+/**
+ * gst_avhw_device_get_frames_ctx: (skip)
+ * @device: a #GstAvhwDevice
+ * @sw_format: the software format of the frames
+ * @width: frame width
+ * @height: frame height
+ * @pool_size: FFmpeg's initial_pool_size (0: a pool that grows on demand)
+ * @error: return location for a #GError
+ *
+ * Gets an initialised frames context on @device from the cache, or makes
+ * one. Frames contexts with a growing pool (@pool_size 0) can be used by
+ * several elements at once.
+ *
+ * Returns: (transfer full): a new reference to the AVHWFramesContext, to be
+ *   released with av_buffer_unref(), or %NULL with @error
+ */
+AVBufferRef *
+gst_avhw_device_get_frames_ctx (GstAvhwDevice * device,
+    enum AVPixelFormat sw_format, gint width, gint height, gint pool_size,
+    GError ** error)
+{
+  AVHWDeviceContext *dc;
+  FramesEntry *e;
+  AVBufferRef *ref;
+  GList *l, *evicted;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  dc = (AVHWDeviceContext *) gst_avhw_device_get_device_ctx (device)->data;
+
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  if (reuse) {
+    for (l = frames_lru.head; l; l = l->next) {
+      e = l->data;
+      if (e->device == dc && e->sw_format == sw_format && e->width == width
+          && e->height == height && e->pool_size == pool_size) {
+        g_queue_unlink (&frames_lru, l);
+        g_queue_push_head_link (&frames_lru, l);
+        ref = av_buffer_ref (e->frames);
+        g_mutex_unlock (&lock);
+        return ref;
+      }
+    }
+  }
+  g_mutex_unlock (&lock);
+
+  ref = create_frames (device, sw_format, width, height, pool_size, error);
+  if (!ref)
+    return NULL;
+
+  g_mutex_lock (&lock);
+  if (!reuse || frames_limit == 0) {
+    g_mutex_unlock (&lock);
+    return ref;
+  }
+  e = g_new0 (FramesEntry, 1);
+  e->device = dc;
+  e->sw_format = sw_format;
+  e->width = width;
+  e->height = height;
+  e->pool_size = pool_size;
+  e->frames = av_buffer_ref (ref);
+  g_queue_push_head (&frames_lru, e);
+  evicted = trim_frames_locked ();
+  g_mutex_unlock (&lock);
+  g_list_free_full (evicted, (GDestroyNotify) frames_entry_free);
+  return ref;
+}

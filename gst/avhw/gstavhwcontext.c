@@ -1,0 +1,266 @@
+/* gst-avhw: sharing a device through GstContext
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhw.h"
+
+GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
+
+/**
+ * SECTION:gstavhwcontext
+ * @title: Device sharing
+ * @short_description: one device along a pipeline and across pipelines
+ *
+ * Every avhw element gets its device the same way, with
+ * gst_avhw_ensure_element_device() when it goes from NULL to READY:
+ *
+ * 1. a device it already has (set by the application or a neighbour) is kept;
+ * 2. a `gst.avhw.device` context query downstream, then upstream;
+ * 3. a NEED_CONTEXT message, answered by a bin that already holds such a
+ *    context or by the application (a bus sync handler calling
+ *    gst_element_set_context());
+ * 4. the process-wide cache: gst_avhw_device_open();
+ * 5. it posts HAVE_CONTEXT, so the pipeline and the application learn the
+ *    device and later elements get it in step 3.
+ *
+ * A context whose device does not match the element's `device` property
+ * (e.g. a cuda device for an element asking for `vulkan`) is ignored.
+ */
+
+static void
+init_debug (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_GET (GST_CAT_CONTEXT, "GST_CONTEXT");
+    gst_avhw_init ();
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/**
+ * gst_avhw_context_new:
+ * @device: a #GstAvhwDevice
+ *
+ * Makes a persistent `gst.avhw.device` context holding @device, to hand to
+ * gst_element_set_context() (from a NEED_CONTEXT handler, or on a pipeline
+ * before it starts).
+ *
+ * Returns: (transfer full): a new #GstContext
+ */
+GstContext *
+gst_avhw_context_new (GstAvhwDevice * device)
+{
+  GstContext *context;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  context = gst_context_new (GST_AVHW_DEVICE_CONTEXT_TYPE, TRUE);
+  gst_structure_set (gst_context_writable_structure (context), "device",
+      GST_TYPE_AVHW_DEVICE, device, NULL);
+  return context;
+}
+
+/**
+ * gst_avhw_context_get_device:
+ * @context: a #GstContext
+ * @device: (out) (transfer full) (optional): the device it holds
+ *
+ * Returns: %TRUE when @context is a `gst.avhw.device` context with a device
+ */
+gboolean
+gst_avhw_context_get_device (GstContext * context, GstAvhwDevice ** device)
+{
+  const GstStructure *s;
+  GstAvhwDevice *d = NULL;
+
+  g_return_val_if_fail (GST_IS_CONTEXT (context), FALSE);
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_AVHW_DEVICE_CONTEXT_TYPE) != 0)
+    return FALSE;
+  s = gst_context_get_structure (context);
+  if (!gst_structure_get (s, "device", GST_TYPE_AVHW_DEVICE, &d, NULL) || !d)
+    return FALSE;
+  if (device)
+    *device = d;
+  else
+    gst_object_unref (d);
+  return TRUE;
+}
+
+static gboolean
+pad_query (const GValue * item, GValue * value, gpointer user_data)
+{
+  GstPad *pad = g_value_get_object (item);
+  GstQuery *query = user_data;
+
+  if (gst_pad_peer_query (pad, query)) {
+    g_value_set_boolean (value, TRUE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+run_query (GstElement * element, GstQuery * query, GstPadDirection direction)
+{
+  GstIterator *it;
+  GValue res = G_VALUE_INIT;
+  gboolean ret;
+
+  g_value_init (&res, G_TYPE_BOOLEAN);
+  g_value_set_boolean (&res, FALSE);
+  it = direction == GST_PAD_SRC ? gst_element_iterate_src_pads (element) :
+      gst_element_iterate_sink_pads (element);
+  while (gst_iterator_fold (it, pad_query, &res, query) == GST_ITERATOR_RESYNC)
+    gst_iterator_resync (it);
+  gst_iterator_free (it);
+  ret = g_value_get_boolean (&res);
+  g_value_unset (&res);
+  return ret;
+}
+
+static void
+find_context (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context (GST_AVHW_DEVICE_CONTEXT_TYPE);
+  GstContext *ctx = NULL;
+
+  if (run_query (element, query, GST_PAD_SRC)) {
+    gst_query_parse_context (query, &ctx);
+    GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element,
+        "found avhw device context downstream");
+    gst_element_set_context (element, ctx);
+  } else if (run_query (element, query, GST_PAD_SINK)) {
+    gst_query_parse_context (query, &ctx);
+    GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element,
+        "found avhw device context upstream");
+    gst_element_set_context (element, ctx);
+  } else {
+    GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element,
+        "posting need-context for " GST_AVHW_DEVICE_CONTEXT_TYPE);
+    gst_element_post_message (element,
+        gst_message_new_need_context (GST_OBJECT_CAST (element),
+            GST_AVHW_DEVICE_CONTEXT_TYPE));
+  }
+  gst_query_unref (query);
+}
+
+/**
+ * gst_avhw_ensure_element_device:
+ * @element: the element that needs a device
+ * @device_string: (nullable): the element's `device` property
+ * @device: (inout) (transfer full) (nullable): the element's device; the
+ *   element's set_context handler must store into the same location with
+ *   gst_avhw_handle_set_context(), under the same lock rules
+ * @error: return location for a #GError
+ *
+ * Runs the context flow described above. Call it when going to READY.
+ *
+ * Returns: %TRUE when *@device holds a device matching @device_string
+ */
+gboolean
+gst_avhw_ensure_element_device (GstElement * element,
+    const gchar * device_string, GstAvhwDevice ** device, GError ** error)
+{
+  GstAvhwDevice *dev;
+
+  g_return_val_if_fail (GST_IS_ELEMENT (element), FALSE);
+  g_return_val_if_fail (device != NULL, FALSE);
+  init_debug ();
+
+  if (!gst_avhw_device_parse_string (device_string, NULL, NULL, error))
+    return FALSE;
+  if (*device)
+    return TRUE;
+
+  find_context (element);
+  if (*device)
+    return TRUE;
+
+  dev = gst_avhw_device_open (device_string, NULL, error);
+  if (!dev)
+    return FALSE;
+  *device = dev;
+
+  {
+    GstContext *context = gst_avhw_context_new (dev);
+
+    GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element,
+        "posting have-context with device %s", gst_avhw_device_get_name (dev));
+    gst_element_post_message (element,
+        gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+  }
+  return TRUE;
+}
+
+/**
+ * gst_avhw_handle_set_context:
+ * @element: an element
+ * @context: (nullable): the context given to the element's set_context
+ * @device_string: (nullable): the element's `device` property
+ * @device: (inout) (transfer full) (nullable): the element's device
+ *
+ * For #GstElementClass.set_context: takes the device out of a
+ * `gst.avhw.device` context when the element has none yet and the device
+ * matches @device_string.
+ *
+ * Returns: %TRUE when *@device was set from @context
+ */
+gboolean
+gst_avhw_handle_set_context (GstElement * element, GstContext * context,
+    const gchar * device_string, GstAvhwDevice ** device)
+{
+  GstAvhwDevice *other = NULL;
+
+  g_return_val_if_fail (device != NULL, FALSE);
+  init_debug ();
+  if (!context || *device)
+    return FALSE;
+  if (!gst_avhw_context_get_device (context, &other))
+    return FALSE;
+  if (!gst_avhw_device_matches (other, device_string)) {
+    GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "ignoring shared device "
+        "%s: it does not match device=%s", gst_avhw_device_get_name (other),
+        device_string);
+    gst_object_unref (other);
+    return FALSE;
+  }
+  GST_CAT_DEBUG_OBJECT (GST_CAT_CONTEXT, element, "using shared device %s",
+      gst_avhw_device_get_name (other));
+  *device = other;
+  return TRUE;
+}
+
+/**
+ * gst_avhw_handle_context_query:
+ * @element: an element
+ * @query: a %GST_QUERY_CONTEXT query
+ * @device: (nullable): the element's device
+ *
+ * Answers a `gst.avhw.device` context query with @device.
+ *
+ * Returns: %TRUE when the query was answered
+ */
+gboolean
+gst_avhw_handle_context_query (GstElement * element, GstQuery * query,
+    GstAvhwDevice * device)
+{
+  const gchar *type;
+  GstContext *context;
+
+  g_return_val_if_fail (GST_IS_QUERY (query), FALSE);
+  init_debug ();
+  if (!device || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  gst_query_parse_context_type (query, &type);
+  if (g_strcmp0 (type, GST_AVHW_DEVICE_CONTEXT_TYPE) != 0)
+    return FALSE;
+  context = gst_avhw_context_new (device);
+  gst_query_set_context (query, context);
+  gst_context_unref (context);
+  return TRUE;
+}

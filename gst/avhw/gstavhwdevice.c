@@ -1,0 +1,418 @@
+/* gst-avhw: one opened hardware device
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "gstavhw.h"
+#include "gstavhwdevice-private.h"
+
+GST_DEBUG_CATEGORY_STATIC (avhw_device_debug);
+#define GST_CAT_DEFAULT avhw_device_debug
+
+/**
+ * SECTION:gstavhwdevice
+ * @title: GstAvhwDevice
+ * @short_description: one opened hardware device
+ *
+ * A #GstAvhwDevice holds one FFmpeg device context (an AVBufferRef whose
+ * data is an AVHWDeviceContext) of one backend. Devices are refcounted
+ * GstObjects; the FFmpeg context lives as long as the last reference to the
+ * device and to any frame made on it.
+ *
+ * Device strings, parsed only by gst_avhw_device_parse_string():
+ * `auto` (or empty): the best device present; `NAME`: device 0 of backend
+ * NAME; `NAME:N`: device N of backend NAME.
+ */
+
+struct _GstAvhwDevice
+{
+  GstObject parent;
+
+  GstAvhwBackend *backend;
+  guint index;
+  AVBufferRef *device_ctx;
+  GArray *sw_formats;
+};
+
+G_DEFINE_TYPE (GstAvhwDevice, gst_avhw_device, GST_TYPE_OBJECT);
+
+static void
+gst_avhw_device_finalize (GObject * object)
+{
+  GstAvhwDevice *self = GST_AVHW_DEVICE (object);
+
+  GST_DEBUG_OBJECT (self, "releasing device context %p",
+      self->device_ctx ? self->device_ctx->data : NULL);
+  av_buffer_unref (&self->device_ctx);
+  gst_clear_object (&self->backend);
+  g_clear_pointer (&self->sw_formats, g_array_unref);
+  G_OBJECT_CLASS (gst_avhw_device_parent_class)->finalize (object);
+}
+
+static void
+gst_avhw_device_class_init (GstAvhwDeviceClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_avhw_device_finalize;
+  gst_avhw_init ();
+  GST_DEBUG_CATEGORY_INIT (avhw_device_debug, "avhwdevice", 0,
+      "gst-avhw device");
+}
+
+static void
+gst_avhw_device_init (GstAvhwDevice * self)
+{
+}
+
+GstAvhwDevice *
+gst_avhw_device_new_internal (GstAvhwBackend * backend, guint index,
+    AVBufferRef * device_ctx, gboolean wrapped)
+{
+  GstAvhwDevice *self;
+  gchar *name;
+
+  name = wrapped ? g_strdup_printf ("%s:%u-wrapped-%p",
+      gst_avhw_backend_get_name (backend), index, device_ctx->data) :
+      g_strdup_printf ("%s:%u", gst_avhw_backend_get_name (backend), index);
+  self = g_object_new (GST_TYPE_AVHW_DEVICE, "name", name, NULL);
+  g_free (name);
+  gst_object_ref_sink (self);
+  self->backend = gst_object_ref (backend);
+  self->index = index;
+  self->device_ctx = device_ctx;
+  return self;
+}
+
+/**
+ * gst_avhw_device_parse_string:
+ * @device_string: (nullable): `auto`, `NAME` or `NAME:N`
+ * @backend_name: (out) (optional) (transfer full) (nullable): the backend
+ *   name, %NULL for `auto`
+ * @index: (out) (optional): the device index, -1 when not given
+ * @error: return location for a #GError
+ *
+ * The one parser of device strings. It only checks the syntax; whether the
+ * backend exists is checked when the device is opened.
+ *
+ * Returns: %TRUE when @device_string is well formed
+ */
+gboolean
+gst_avhw_device_parse_string (const gchar * device_string,
+    gchar ** backend_name, gint * index, GError ** error)
+{
+  const gchar *colon;
+  gchar *name;
+  gint idx = -1;
+  const gchar *p;
+
+  if (backend_name)
+    *backend_name = NULL;
+  if (index)
+    *index = -1;
+  if (!device_string || !*device_string
+      || g_ascii_strcasecmp (device_string, GST_AVHW_DEVICE_AUTO) == 0)
+    return TRUE;
+
+  colon = strchr (device_string, ':');
+  name = colon ? g_strndup (device_string, colon - device_string) :
+      g_strdup (device_string);
+  for (p = name; *p; p++) {
+    if (!g_ascii_isalnum (*p) && *p != '_' && *p != '-')
+      break;
+  }
+  if (!*name || *p) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "invalid device string \"%s\": expected \"auto\", \"BACKEND\" or "
+        "\"BACKEND:INDEX\" (e.g. \"vulkan:0\")", device_string);
+    g_free (name);
+    return FALSE;
+  }
+  if (colon) {
+    gchar *end = NULL;
+    gint64 v;
+
+    errno = 0;
+    v = g_ascii_strtoll (colon + 1, &end, 10);
+    if (!colon[1] || *end || errno || v < 0 || v > G_MAXINT) {
+      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+          "invalid device index in \"%s\": expected a number >= 0 after "
+          "\"%s:\"", device_string, name);
+      g_free (name);
+      return FALSE;
+    }
+    idx = (gint) v;
+  }
+  if (backend_name)
+    *backend_name = name;
+  else
+    g_free (name);
+  if (index)
+    *index = idx;
+  return TRUE;
+}
+
+/* Resolves a device string to a backend and index; checks the index against
+ * the backend's cheap enumeration. */
+gboolean
+gst_avhw_device_resolve (const gchar * device_string,
+    GstAvhwBackend ** backend_out, guint * index_out, GError ** error)
+{
+  gchar *name = NULL;
+  gint index;
+  GstAvhwBackend *backend;
+  gchar *reason = NULL;
+  guint n;
+
+  if (!gst_avhw_device_parse_string (device_string, &name, &index, error))
+    return FALSE;
+
+  if (!name) {
+    GList *list = gst_avhw_backend_list (), *l;
+    GString *why = g_string_new (NULL);
+
+    for (l = list; l; l = l->next) {
+      n = gst_avhw_backend_get_n_devices (l->data, &reason);
+      if (n > 0) {
+        *backend_out = gst_object_ref (l->data);
+        *index_out = 0;
+        g_free (reason);
+        g_list_free_full (list, gst_object_unref);
+        g_string_free (why, TRUE);
+        return TRUE;
+      }
+      g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
+          gst_avhw_backend_get_name (l->data), reason);
+      g_clear_pointer (&reason, g_free);
+    }
+    g_list_free_full (list, gst_object_unref);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
+        "no avhw device present (%s)", why->len ? why->str :
+        "no avhw backend is installed; put a backend plugin on "
+        "GST_PLUGIN_PATH");
+    g_string_free (why, TRUE);
+    return FALSE;
+  }
+
+  backend = gst_avhw_backend_find (name, error);
+  if (!backend) {
+    g_free (name);
+    return FALSE;
+  }
+  if (index < 0)
+    index = 0;
+  n = gst_avhw_backend_get_n_devices (backend, &reason);
+  if ((guint) index >= n) {
+    if (n == 0)
+      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
+          "device \"%s\": backend %s has no device (%s)", device_string,
+          name, reason);
+    else if (n == 1)
+      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
+          "device \"%s\" is out of range: backend %s has 1 device (%s:0)",
+          device_string, name, name);
+    else
+      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
+          "device \"%s\" is out of range: backend %s has %u devices "
+          "(%s:0 to %s:%u)", device_string, name, n, name, name, n - 1);
+    g_free (reason);
+    g_free (name);
+    gst_object_unref (backend);
+    return FALSE;
+  }
+  g_free (reason);
+  g_free (name);
+  *backend_out = backend;
+  *index_out = index;
+  return TRUE;
+}
+
+/**
+ * gst_avhw_device_open_uncached:
+ * @device_string: (nullable): `auto`, `NAME` or `NAME:N`
+ * @options: (nullable): device creation options (FFmpeg
+ *   av_hwdevice_ctx_create() options, as structure fields)
+ * @error: return location for a #GError
+ *
+ * Opens a new device context every time, bypassing the cache. Most callers
+ * want gst_avhw_device_open().
+ *
+ * Returns: (transfer full) (nullable): a new device, or %NULL with @error
+ */
+GstAvhwDevice *
+gst_avhw_device_open_uncached (const gchar * device_string,
+    const GstStructure * options, GError ** error)
+{
+  GstAvhwBackend *backend = NULL;
+  GstAvhwDevice *device;
+  AVBufferRef *ref;
+  guint index;
+
+  if (!gst_avhw_device_resolve (device_string, &backend, &index, error))
+    return NULL;
+  ref = gst_avhw_backend_open_device (backend, index, options, error);
+  device = ref ? gst_avhw_device_new_internal (backend, index, ref, FALSE) :
+      NULL;
+  gst_object_unref (backend);
+  return device;
+}
+
+/**
+ * gst_avhw_device_wrap:
+ * @backend_name: the backend that understands @native
+ * @native: the backend's native device handle (a CUcontext for `cuda`...),
+ *   owned by the caller, who keeps it alive longer than the device
+ * @error: return location for a #GError
+ *
+ * Wraps a device someone else owns. Such devices are never cached: hand
+ * them to pipelines with gst_avhw_context_new().
+ *
+ * Returns: (transfer full) (nullable): a new device, or %NULL with @error
+ */
+GstAvhwDevice *
+gst_avhw_device_wrap (const gchar * backend_name, gpointer native,
+    GError ** error)
+{
+  GstAvhwBackend *backend = gst_avhw_backend_find (backend_name, error);
+  GstAvhwDevice *device = NULL;
+  AVBufferRef *ref;
+
+  if (!backend)
+    return NULL;
+  ref = gst_avhw_backend_wrap_device (backend, native, error);
+  if (ref)
+    device = gst_avhw_device_new_internal (backend, 0, ref, TRUE);
+  gst_object_unref (backend);
+  return device;
+}
+
+/**
+ * gst_avhw_device_get_backend:
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: (transfer none): the device's backend
+ */
+GstAvhwBackend *
+gst_avhw_device_get_backend (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  return device->backend;
+}
+
+/**
+ * gst_avhw_device_get_index:
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: the device's index within its backend
+ */
+guint
+gst_avhw_device_get_index (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), 0);
+  return device->index;
+}
+
+/**
+ * gst_avhw_device_get_name:
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: (transfer none): the device's name, e.g. "vulkan:0"
+ */
+const gchar *
+gst_avhw_device_get_name (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  return GST_OBJECT_NAME (device);
+}
+
+/**
+ * gst_avhw_device_get_context_id:
+ * @device: a #GstAvhwDevice
+ *
+ * An identity for the device's FFmpeg context (its address): two devices
+ * with the same id share one hardware context.
+ *
+ * Returns: the id
+ */
+guint64
+gst_avhw_device_get_context_id (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), 0);
+  return (guint64) (guintptr) device->device_ctx->data;
+}
+
+/**
+ * gst_avhw_device_get_device_ctx: (skip)
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: (transfer none): the device's AVBufferRef (an AVHWDeviceContext);
+ *   take your own reference with av_buffer_ref() to keep it
+ */
+AVBufferRef *
+gst_avhw_device_get_device_ctx (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  return device->device_ctx;
+}
+
+/**
+ * gst_avhw_device_matches:
+ * @device: a #GstAvhwDevice
+ * @device_string: (nullable): a device string
+ *
+ * Returns: %TRUE if @device satisfies @device_string (`auto` accepts every
+ *   device; `vulkan` every vulkan device; `vulkan:1` only that one)
+ */
+gboolean
+gst_avhw_device_matches (GstAvhwDevice * device, const gchar * device_string)
+{
+  gchar *name = NULL;
+  gint index;
+  gboolean ret;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), FALSE);
+  if (!gst_avhw_device_parse_string (device_string, &name, &index, NULL))
+    return FALSE;
+  ret = !name || (g_strcmp0 (name,
+          gst_avhw_backend_get_name (device->backend)) == 0
+      && (index < 0 || (guint) index == device->index));
+  g_free (name);
+  return ret;
+}
+
+/**
+ * gst_avhw_device_get_caps_features:
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: (transfer full): the caps features of this device's memory
+ */
+GstCapsFeatures *
+gst_avhw_device_get_caps_features (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  return gst_caps_features_new (gst_avhw_backend_get_caps_feature
+      (device->backend), NULL);
+}
+
+/**
+ * gst_avhw_device_get_sw_formats: (skip)
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: (transfer full): the software formats (`enum AVPixelFormat` as
+ *   gint) this device's frames can hold
+ */
+GArray *
+gst_avhw_device_get_sw_formats (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  GST_OBJECT_LOCK (device);
+  if (!device->sw_formats)
+    device->sw_formats = gst_avhw_backend_get_sw_formats (device->backend,
+        device->device_ctx);
+  GST_OBJECT_UNLOCK (device);
+  return g_array_ref (device->sw_formats);
+}

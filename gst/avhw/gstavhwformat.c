@@ -1,0 +1,80 @@
+/* gst-avhw: GstVideoFormat <-> AVPixelFormat, in one place
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhwformat.h"
+
+/* Same memory layout on both sides. First match wins in each direction, so
+ * the preferred GStreamer name of a layout comes first. */
+static const struct
+{
+  GstVideoFormat gst;
+  enum AVPixelFormat av;
+} map[] = {
+  {GST_VIDEO_FORMAT_NV12, AV_PIX_FMT_NV12},
+  {GST_VIDEO_FORMAT_P010_10LE, AV_PIX_FMT_P010LE},
+  {GST_VIDEO_FORMAT_P016_LE, AV_PIX_FMT_P016LE},
+  {GST_VIDEO_FORMAT_I420, AV_PIX_FMT_YUV420P},
+  {GST_VIDEO_FORMAT_I420, AV_PIX_FMT_YUVJ420P},
+  {GST_VIDEO_FORMAT_Y42B, AV_PIX_FMT_YUV422P},
+  {GST_VIDEO_FORMAT_Y42B, AV_PIX_FMT_YUVJ422P},
+  {GST_VIDEO_FORMAT_Y444, AV_PIX_FMT_YUV444P},
+  {GST_VIDEO_FORMAT_Y444, AV_PIX_FMT_YUVJ444P},
+  {GST_VIDEO_FORMAT_I420_10LE, AV_PIX_FMT_YUV420P10LE},
+  {GST_VIDEO_FORMAT_I422_10LE, AV_PIX_FMT_YUV422P10LE},
+  {GST_VIDEO_FORMAT_Y444_10LE, AV_PIX_FMT_YUV444P10LE},
+  {GST_VIDEO_FORMAT_I420_12LE, AV_PIX_FMT_YUV420P12LE},
+  {GST_VIDEO_FORMAT_Y444_16LE, AV_PIX_FMT_YUV444P16LE},
+  {GST_VIDEO_FORMAT_NV16, AV_PIX_FMT_NV16},
+  {GST_VIDEO_FORMAT_NV24, AV_PIX_FMT_NV24},
+  {GST_VIDEO_FORMAT_YUY2, AV_PIX_FMT_YUYV422},
+  {GST_VIDEO_FORMAT_UYVY, AV_PIX_FMT_UYVY422},
+  {GST_VIDEO_FORMAT_GRAY8, AV_PIX_FMT_GRAY8},
+  {GST_VIDEO_FORMAT_GRAY16_LE, AV_PIX_FMT_GRAY16LE},
+  {GST_VIDEO_FORMAT_RGBA, AV_PIX_FMT_RGBA},
+  {GST_VIDEO_FORMAT_BGRA, AV_PIX_FMT_BGRA},
+  {GST_VIDEO_FORMAT_ARGB, AV_PIX_FMT_ARGB},
+  {GST_VIDEO_FORMAT_ABGR, AV_PIX_FMT_ABGR},
+  {GST_VIDEO_FORMAT_RGBx, AV_PIX_FMT_RGB0},
+  {GST_VIDEO_FORMAT_BGRx, AV_PIX_FMT_BGR0},
+  {GST_VIDEO_FORMAT_RGB, AV_PIX_FMT_RGB24},
+  {GST_VIDEO_FORMAT_BGR, AV_PIX_FMT_BGR24},
+};
+
+/**
+ * gst_avhw_format_to_av: (skip)
+ * @format: a #GstVideoFormat
+ *
+ * Returns: the AVPixelFormat with the same memory layout, or AV_PIX_FMT_NONE
+ */
+enum AVPixelFormat
+gst_avhw_format_to_av (GstVideoFormat format)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (map); i++)
+    if (map[i].gst == format)
+      return map[i].av;
+  return AV_PIX_FMT_NONE;
+}
+
+/**
+ * gst_avhw_format_from_av: (skip)
+ * @pix_fmt: an AVPixelFormat
+ *
+ * Returns: the #GstVideoFormat with the same memory layout, or
+ *   %GST_VIDEO_FORMAT_UNKNOWN
+ */
+GstVideoFormat
+gst_avhw_format_from_av (enum AVPixelFormat pix_fmt)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (map); i++)
+    if (map[i].av == pix_fmt)
+      return map[i].gst;
+  return GST_VIDEO_FORMAT_UNKNOWN;
+}

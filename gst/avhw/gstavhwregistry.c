@@ -1,0 +1,245 @@
+/* gst-avhw: finding backends through the GStreamer registry
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhw.h"
+
+GST_DEBUG_CATEGORY_STATIC (avhw_registry_debug);
+#define GST_CAT_DEFAULT avhw_registry_debug
+
+/**
+ * SECTION:gstavhwregistry
+ * @title: Backend registry
+ * @short_description: the installed backends
+ *
+ * Backends live in their own plugins and register their type with
+ * gst_avhw_backend_register(). The library scans the GStreamer registry for
+ * dynamic types named `GstAvhw<Name>Backend` when it first needs a backend,
+ * loads those plugins, and keeps one instance per backend for the process.
+ * A backend built for another contract version is refused, and the reason
+ * is kept for gst_avhw_backend_list_refused().
+ */
+
+static GMutex lock;
+/* type name -> GstAvhwBackend*, or NULL for a refused one */
+static GHashTable *loaded;
+/* type name -> reason */
+static GHashTable *refused;
+
+static GstAvhwBackend *
+load_backend (const gchar * type_name)
+{
+  GType type;
+  GstAvhwBackendClass *klass;
+  GstAvhwBackend *backend;
+
+  type = gst_dynamic_type_factory_load (type_name);
+  if (!type || !g_type_is_a (type, GST_TYPE_AVHW_BACKEND)
+      || G_TYPE_IS_ABSTRACT (type)) {
+    g_hash_table_insert (refused, g_strdup (type_name),
+        g_strdup_printf ("%s: not a concrete GstAvhwBackend subclass",
+            type_name));
+    return NULL;
+  }
+
+  klass = g_type_class_ref (type);
+  if (klass->contract_version != GST_AVHW_BACKEND_CONTRACT_VERSION) {
+    gchar *why = g_strdup_printf ("backend %s (%s) was built for backend "
+        "contract version %u, this library speaks version %u; rebuild the "
+        "backend against this gst-avhw", klass->name ? klass->name : "?",
+        type_name, klass->contract_version, GST_AVHW_BACKEND_CONTRACT_VERSION);
+    GST_ERROR ("%s", why);
+    g_hash_table_insert (refused, g_strdup (type_name), why);
+    g_type_class_unref (klass);
+    return NULL;
+  }
+  if (!klass->name || !klass->hw_device_type || !klass->hw_pix_fmt
+      || !klass->caps_feature || !klass->get_n_devices) {
+    gchar *why = g_strdup_printf ("backend %s leaves a required field of "
+        "GstAvhwBackendClass unset (name, hw_device_type, hw_pix_fmt, "
+        "caps_feature, get_n_devices)", type_name);
+    GST_ERROR ("%s", why);
+    g_hash_table_insert (refused, g_strdup (type_name), why);
+    g_type_class_unref (klass);
+    return NULL;
+  }
+
+  backend = g_object_new (type, "name", klass->name, NULL);
+  gst_object_ref_sink (backend);
+  g_type_class_unref (klass);
+  GST_INFO ("loaded backend %s (%s)", klass->name, type_name);
+  return backend;
+}
+
+static gboolean
+is_backend_feature (GstPluginFeature * feature, gpointer user_data)
+{
+  const gchar *name = gst_plugin_feature_get_name (feature);
+
+  return GST_IS_DYNAMIC_TYPE_FACTORY (feature)
+      && g_str_has_prefix (name, "GstAvhw") && g_str_has_suffix (name,
+      "Backend");
+}
+
+static gint
+compare_backends (gconstpointer a, gconstpointer b)
+{
+  GstAvhwBackend *ba = (GstAvhwBackend *) a, *bb = (GstAvhwBackend *) b;
+  guint ra = gst_avhw_backend_get_rank (ba), rb = gst_avhw_backend_get_rank (bb);
+
+  if (ra != rb)
+    return ra > rb ? -1 : 1;
+  return g_strcmp0 (gst_avhw_backend_get_name (ba),
+      gst_avhw_backend_get_name (bb));
+}
+
+/* Scans the registry for backend types not seen yet; lock held. */
+static void
+scan_locked (void)
+{
+  GList *features, *l;
+
+  if (!loaded) {
+    GST_DEBUG_CATEGORY_INIT (avhw_registry_debug, "avhwregistry", 0,
+        "gst-avhw backend registry");
+    loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+        (GDestroyNotify) gst_object_unref);
+    refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  }
+
+  features = gst_registry_feature_filter (gst_registry_get (),
+      is_backend_feature, FALSE, NULL);
+  for (l = features; l; l = l->next) {
+    const gchar *name = gst_plugin_feature_get_name (l->data);
+    GstAvhwBackend *backend;
+
+    if (g_hash_table_contains (loaded, name)
+        || g_hash_table_contains (refused, name))
+      continue;
+    backend = load_backend (name);
+    if (backend)
+      g_hash_table_insert (loaded, g_strdup (name), backend);
+  }
+  gst_plugin_feature_list_free (features);
+}
+
+/**
+ * gst_avhw_backend_list:
+ *
+ * Lists the installed backends, most preferred first (by rank, then name).
+ * Loads backend plugins the first time; opens no device.
+ *
+ * Returns: (transfer full) (element-type GstAvhwBackend): the backends
+ */
+GList *
+gst_avhw_backend_list (void)
+{
+  GList *list = NULL;
+  GHashTableIter it;
+  gpointer value;
+
+  gst_avhw_init ();
+  g_mutex_lock (&lock);
+  scan_locked ();
+  g_hash_table_iter_init (&it, loaded);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    list = g_list_prepend (list, gst_object_ref (value));
+  g_mutex_unlock (&lock);
+
+  return g_list_sort (list, compare_backends);
+}
+
+/**
+ * gst_avhw_backend_list_names:
+ *
+ * Returns: (transfer full): the installed backends' names, comma separated,
+ *   or "none" when there is none
+ */
+gchar *
+gst_avhw_backend_list_names (void)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  GString *s = g_string_new (NULL);
+
+  for (l = list; l; l = l->next) {
+    if (s->len)
+      g_string_append (s, ", ");
+    g_string_append (s, gst_avhw_backend_get_name (l->data));
+  }
+  g_list_free_full (list, gst_object_unref);
+  if (!s->len)
+    g_string_append (s, "none");
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * gst_avhw_backend_list_refused:
+ *
+ * Returns: (transfer full) (array zero-terminated=1): why each refused
+ *   backend was refused (e.g. a contract version mismatch)
+ */
+gchar **
+gst_avhw_backend_list_refused (void)
+{
+  GPtrArray *arr = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer value;
+
+  g_mutex_lock (&lock);
+  scan_locked ();
+  g_hash_table_iter_init (&it, refused);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    g_ptr_array_add (arr, g_strdup (value));
+  g_mutex_unlock (&lock);
+  g_ptr_array_add (arr, NULL);
+  return (gchar **) g_ptr_array_free (arr, FALSE);
+}
+
+/**
+ * gst_avhw_backend_find:
+ * @name: a backend name ("vulkan")
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the backend, or %NULL with @error
+ *   naming the installed backends (and why a backend of that name was
+ *   refused, if it was)
+ */
+GstAvhwBackend *
+gst_avhw_backend_find (const gchar * name, GError ** error)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  GstAvhwBackend *found = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  for (l = list; l; l = l->next) {
+    if (g_strcmp0 (gst_avhw_backend_get_name (l->data), name) == 0) {
+      found = gst_object_ref (l->data);
+      break;
+    }
+  }
+  g_list_free_full (list, gst_object_unref);
+
+  if (!found) {
+    gchar *names = gst_avhw_backend_list_names ();
+    gchar **why = gst_avhw_backend_list_refused ();
+    gchar *refused_txt = NULL;
+    guint i;
+
+    for (i = 0; why[i]; i++) {
+      if (g_strstr_len (why[i], -1, name)) {
+        refused_txt = g_strdup_printf (" (refused: %s)", why[i]);
+        break;
+      }
+    }
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_UNKNOWN_BACKEND,
+        "unknown avhw backend \"%s\"%s; installed backends: %s", name,
+        refused_txt ? refused_txt : "", names);
+    g_free (refused_txt);
+    g_strfreev (why);
+    g_free (names);
+  }
+  return found;
+}

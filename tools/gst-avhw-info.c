@@ -1,0 +1,139 @@
+/* gst-avhw-info: the installed backends, their devices, and what each
+ * decodes and encodes in hardware.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <libavutil/pixdesc.h>
+#include <gst/avhw/gstavhw.h>
+
+static gboolean no_open;
+
+static void
+print_codecs (GstAvhwBackend * backend, gboolean encoders)
+{
+  guint n, i, j;
+  const enum AVCodecID *ids = gst_avhw_codec_list (&n);
+  GString *s = g_string_new (NULL);
+
+  for (i = 0; i < n; i++) {
+    GPtrArray *c = encoders ? gst_avhw_backend_get_encoders (backend, ids[i]) :
+        gst_avhw_backend_get_decoders (backend, ids[i]);
+
+    if (c->len == 0) {
+      g_ptr_array_unref (c);
+      continue;
+    }
+    g_string_append_printf (s, "%s%s (", s->len ? ", " : "",
+        gst_avhw_codec_get_nick (ids[i]));
+    for (j = 0; j < c->len; j++) {
+      const AVCodec *codec = g_ptr_array_index (c, j);
+      g_string_append_printf (s, "%s%s", j ? " " : "", codec->name);
+    }
+    g_string_append (s, ")");
+    g_ptr_array_unref (c);
+  }
+  g_print ("      %s: %s\n", encoders ? "encode" : "decode", s->len ? s->str :
+      encoders ? "no hardware encoder in this FFmpeg" :
+      "no hardware decoder in this FFmpeg (avhwdec decodes in software "
+      "and uploads)");
+  g_string_free (s, TRUE);
+}
+
+static gboolean
+print_device (GstAvhwBackend * backend, guint index)
+{
+  gchar *desc = gst_avhw_backend_get_device_description (backend, index);
+  gchar *str = g_strdup_printf ("%s:%u", gst_avhw_backend_get_name (backend),
+      index);
+  GError *err = NULL;
+  GstAvhwDevice *dev;
+  gint64 t0;
+
+  g_print ("    %s  %s\n", str, desc);
+  g_free (desc);
+  if (!no_open) {
+    t0 = g_get_monotonic_time ();
+    dev = gst_avhw_device_open (str, NULL, &err);
+    if (!dev) {
+      g_print ("      cannot open: %s\n", err->message);
+      g_clear_error (&err);
+      g_free (str);
+      return FALSE;
+    } else {
+      GArray *fmts = gst_avhw_device_get_sw_formats (dev);
+      GString *s = g_string_new (NULL);
+      guint i;
+
+      for (i = 0; i < fmts->len; i++)
+        g_string_append_printf (s, "%s%s", i ? " " : "",
+            av_get_pix_fmt_name (g_array_index (fmts, gint, i)));
+      g_print ("      opened in %.1f ms; frame formats: %s\n",
+          (g_get_monotonic_time () - t0) / 1000.0, s->str);
+      g_string_free (s, TRUE);
+      g_array_unref (fmts);
+      gst_object_unref (dev);
+    }
+  }
+  print_codecs (backend, FALSE);
+  print_codecs (backend, TRUE);
+  g_free (str);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionEntry entries[] = {
+    {"no-open", 'n', 0, G_OPTION_ARG_NONE, &no_open,
+        "Only enumerate; do not open devices", NULL},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- list gst-avhw backends, "
+      "devices and hardware codecs");
+  GError *err = NULL;
+  GList *backends, *l;
+  gchar **refused;
+  guint i, n_devices = 0, n_failed = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("gst-avhw-info: %s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+
+  backends = gst_avhw_backend_list ();
+  g_print ("gst-avhw %s, FFmpeg libavcodec %s libavutil %s\n", VERSION,
+      AV_STRINGIFY (LIBAVCODEC_VERSION), AV_STRINGIFY (LIBAVUTIL_VERSION));
+  g_print ("%u backend(s) installed\n", g_list_length (backends));
+  for (l = backends; l; l = l->next) {
+    GstAvhwBackend *b = l->data;
+    gchar *why = NULL;
+    guint n = gst_avhw_backend_get_n_devices (b, &why);
+
+    g_print ("  %s: %s [%s]\n", gst_avhw_backend_get_name (b),
+        gst_avhw_backend_get_description (b),
+        gst_avhw_backend_get_caps_feature (b));
+    if (n == 0)
+      g_print ("    no device: %s\n", why);
+    for (i = 0; i < n; i++) {
+      n_devices++;
+      if (!print_device (b, i))
+        n_failed++;
+    }
+    g_free (why);
+  }
+  refused = gst_avhw_backend_list_refused ();
+  for (i = 0; refused[i]; i++)
+    g_print ("  refused: %s\n", refused[i]);
+  g_strfreev (refused);
+  g_list_free_full (backends, gst_object_unref);
+  g_print ("%u device(s)%s\n", n_devices, n_failed ? ", some failed to open" :
+      "");
+  return n_failed ? 1 : 0;
+}
