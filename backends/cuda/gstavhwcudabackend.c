@@ -1,0 +1,500 @@
+/* gst-avhw: CUDA backend (FFmpeg's cuda hwcontext)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+#include <gst/avhw/gstavhw.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/imgutils.h>
+
+#include "gstavhwcudabackend.h"
+
+GST_DEBUG_CATEGORY_STATIC (cuda_debug);
+#define GST_CAT_DEFAULT cuda_debug
+
+/* The CUDA driver API is loaded at run time with ffnvcodec's loader, as
+ * FFmpeg itself does: the plugin never links libcuda, so it loads on
+ * machines without an NVIDIA driver. The loader reports through two macros,
+ * FFNV_LOG_FUNC and FFNV_DEBUG_LOG_FUNC; they land in our debug category,
+ * and the first failure, with dlerror()'s text, is kept for the reason
+ * get_n_devices gives. */
+typedef struct
+{
+  gchar *failed;
+  gchar *dl_error;
+} CudaLoadError;
+
+static void
+cuda_loader_log (void *logctx, GstDebugLevel level, const char *fmt, ...)
+{
+  CudaLoadError *load_error = logctx;
+  const char *dl = level <= GST_LEVEL_INFO ? dlerror () : NULL;
+  va_list args;
+  gchar *msg;
+
+  va_start (args, fmt);
+  msg = g_strchomp (g_strdup_vprintf (fmt, args));
+  va_end (args);
+  GST_CAT_LEVEL_LOG (cuda_debug, level, NULL, "ffnvcodec: %s%s%s", msg,
+      dl ? ": " : "", dl ? dl : "");
+  if (load_error && level <= GST_LEVEL_INFO && !load_error->failed) {
+    load_error->failed = msg;
+    load_error->dl_error = g_strdup (dl ? dl : "no dlerror() text");
+  } else {
+    g_free (msg);
+  }
+}
+
+#define FFNV_LOG_FUNC(logctx, msg, ...) \
+  cuda_loader_log (logctx, GST_LEVEL_INFO, msg, __VA_ARGS__)
+#define FFNV_DEBUG_LOG_FUNC(logctx, msg, ...) \
+  cuda_loader_log (logctx, GST_LEVEL_TRACE, msg, __VA_ARGS__)
+#include <ffnvcodec/dynlink_loader.h>
+/* ffnvcodec's dynlink_cuda.h defines the CUDA types (and CUDA_VERSION), so
+ * FFmpeg's header does not need the CUDA toolkit's cuda.h. */
+#include <libavutil/hwcontext_cuda.h>
+
+struct _GstAvhwCudaBackend
+{
+  GstAvhwBackend parent;
+};
+
+G_DEFINE_TYPE (GstAvhwCudaBackend, gst_avhw_cuda_backend,
+    GST_TYPE_AVHW_BACKEND);
+
+/* ffnvcodec's name for the driver library, which its header #undefs. */
+#define CUDA_DRIVER_LIB "libcuda.so.1"
+
+/* Not in ffnvcodec's function table; looked up in the same library. */
+typedef CUresult CUDAAPI tcuDeviceTotalMem_v2 (size_t *bytes, CUdevice dev);
+
+/* The driver, probed once per process: functions loaded, cuInit(0) and
+ * cuDeviceGetCount(), no context created. cuda_fns stays NULL when the
+ * driver is unusable, and cuda_reason says why. Never unloaded. */
+static GMutex cuda_lock;
+static gboolean cuda_probed;
+static CudaFunctions *cuda_fns;
+static guint cuda_n_devices;
+static gchar *cuda_reason;
+
+/* "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)" */
+static gchar *
+cuda_result_text (const CudaFunctions * cu, CUresult res)
+{
+  const char *name = NULL, *desc = NULL;
+
+  if (cu->cuGetErrorName (res, &name) != CUDA_SUCCESS || !name)
+    return g_strdup_printf ("CUresult %d", (int) res);
+  if (cu->cuGetErrorString (res, &desc) != CUDA_SUCCESS || !desc)
+    return g_strdup (name);
+  return g_strdup_printf ("%s (%s)", name, desc);
+}
+
+/* Like FFmpeg's CHECK_CU: runs the CUDA call x; on failure logs the call's
+ * own text, file and line, sets err (may be NULL) naming the CUDA error, and
+ * yields FALSE. Needs `cu` in scope; CUDA_CHECK also `error`. */
+#define CUDA_CHECK_ERR(x, err) \
+  cuda_check (cu, (x), #x, __FILE__, __LINE__, G_STRFUNC, err)
+#define CUDA_CHECK(x) CUDA_CHECK_ERR (x, error)
+
+static gboolean
+cuda_check (const CudaFunctions * cu, CUresult res, const gchar * call,
+    const gchar * file, gint line, const gchar * func, GError ** error)
+{
+  gchar *text;
+
+  if (res == CUDA_SUCCESS)
+    return TRUE;
+  text = cuda_result_text (cu, res);
+  gst_debug_log (cuda_debug, GST_LEVEL_WARNING, file, func, line, NULL,
+      "%s failed: %s", call, text);
+  g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+      "cuda: %s failed: %s", call, text);
+  g_free (text);
+  return FALSE;
+}
+
+static void
+cuda_probe_locked (void)
+{
+  CudaLoadError load_error = { NULL, NULL };
+  CudaFunctions *cu = NULL;
+  CUresult res;
+  int count = 0;
+
+  cuda_probed = TRUE;
+  if (cuda_load_functions (&cu, &load_error) < 0) {
+    if (!load_error.failed || g_str_has_prefix (load_error.failed,
+            "Cannot load " CUDA_DRIVER_LIB))
+      cuda_reason = g_strdup_printf (CUDA_DRIVER_LIB " could not be loaded: "
+          "no NVIDIA driver (%s)", load_error.dl_error ? load_error.dl_error :
+          "out of memory");
+    else
+      cuda_reason = g_strdup_printf ("the NVIDIA driver is too old for this "
+          "backend: %s (%s)", load_error.failed, load_error.dl_error);
+    goto done;
+  }
+  res = cu->cuInit (0);
+  if (res == CUDA_SUCCESS)
+    res = cu->cuDeviceGetCount (&count);
+  if (res != CUDA_SUCCESS) {
+    gchar *text = cuda_result_text (cu, res);
+
+    cuda_reason = g_strdup_printf ("cuInit failed: %s", text);
+    g_free (text);
+    cuda_free_functions (&cu);
+    goto done;
+  }
+  if (count <= 0) {
+    const gchar *visible = g_getenv ("CUDA_VISIBLE_DEVICES");
+
+    cuda_reason = g_strdup_printf ("the NVIDIA driver reports no CUDA "
+        "device%s%s%s", visible ? " (CUDA_VISIBLE_DEVICES=\"" : "",
+        visible ? visible : "", visible ? "\")" : "");
+  }
+  cuda_fns = cu;
+  cuda_n_devices = MAX (count, 0);
+
+done:
+  if (cuda_reason)
+    GST_INFO ("no CUDA device: %s", cuda_reason);
+  else
+    GST_INFO ("%u CUDA device(s)", cuda_n_devices);
+  g_free (load_error.failed);
+  g_free (load_error.dl_error);
+}
+
+/* Returns the driver's functions, NULL with *reason set when unusable. */
+static const CudaFunctions *
+cuda_ensure_probed (gchar ** reason)
+{
+  g_mutex_lock (&cuda_lock);
+  if (!cuda_probed)
+    cuda_probe_locked ();
+  g_mutex_unlock (&cuda_lock);
+  if (!cuda_fns && reason)
+    *reason = g_strdup (cuda_reason);
+  return cuda_fns;
+}
+
+static guint
+cuda_get_n_devices (GstAvhwBackend * backend, gchar ** reason)
+{
+  if (!cuda_ensure_probed (NULL) || cuda_n_devices == 0) {
+    if (reason)
+      *reason = g_strdup (cuda_reason);
+    return 0;
+  }
+  return cuda_n_devices;
+}
+
+static gchar *
+cuda_get_device_description (GstAvhwBackend * backend, guint index)
+{
+  const CudaFunctions *cu = cuda_ensure_probed (NULL);
+  tcuDeviceTotalMem_v2 *total_mem;
+  char name[256] = "";
+  size_t bytes = 0;
+  int major = 0, minor = 0;
+  CUdevice dev;
+  GString *s;
+
+  if (!cu || index >= cuda_n_devices
+      || cu->cuDeviceGet (&dev, (int) index) != CUDA_SUCCESS
+      || cu->cuDeviceGetName (name, sizeof (name) - 1, dev) != CUDA_SUCCESS)
+    return g_strdup_printf ("cuda:%u", index);
+  s = g_string_new (name);
+  total_mem = (tcuDeviceTotalMem_v2 *) FFNV_SYM_FUNC (cu->lib,
+      "cuDeviceTotalMem_v2");
+  if (total_mem && total_mem (&bytes, dev) == CUDA_SUCCESS)
+    g_string_append_printf (s, ", %.1f GiB", bytes / (double) (1 << 30));
+  if (cu->cuDeviceComputeCapability (&major, &minor, dev) == CUDA_SUCCESS)
+    g_string_append_printf (s, ", compute %d.%d", major, minor);
+  return g_string_free (s, FALSE);
+}
+
+static void
+cuda_dict_from_options (const GstStructure * options, AVDictionary ** dict)
+{
+  guint i, n;
+
+  if (!options)
+    return;
+  n = gst_structure_n_fields (options);
+  for (i = 0; i < n; i++) {
+    const gchar *key = gst_structure_nth_field_name (options, i);
+    const GValue *v = gst_structure_get_value (options, key);
+    gchar *s = G_VALUE_HOLDS_STRING (v) ? g_value_dup_string (v) :
+        gst_value_serialize (v);
+
+    av_dict_set (dict, key, s, 0);
+    g_free (s);
+  }
+}
+
+/* Wraps ctx (a reference the caller hands over, released by free_cb) into
+ * a new FFmpeg device context. */
+static AVBufferRef *
+cuda_wrap_context (CUcontext ctx, void (*free_cb) (AVHWDeviceContext *),
+    void *user_opaque, GError ** error)
+{
+  AVBufferRef *ref = av_hwdevice_ctx_alloc (AV_HWDEVICE_TYPE_CUDA);
+  AVHWDeviceContext *dctx;
+  AVCUDADeviceContext *hwctx;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret;
+
+  if (!ref) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "cuda: this FFmpeg cannot allocate a cuda device context");
+    return NULL;
+  }
+  dctx = (AVHWDeviceContext *) ref->data;
+  hwctx = dctx->hwctx;
+  hwctx->cuda_ctx = ctx;
+  hwctx->stream = NULL;
+  dctx->free = free_cb;
+  dctx->user_opaque = user_opaque;
+  ret = av_hwdevice_ctx_init (ref);
+  if (ret < 0) {
+    /* Freeing the context runs free_cb, which releases ctx as promised. */
+    av_buffer_unref (&ref);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "cuda: FFmpeg could not initialise a cuda device context around "
+        "CUcontext %p: %s", ctx, av_make_error_string (err, sizeof (err), ret));
+  }
+  return ref;
+}
+
+static void
+cuda_release_primary (AVHWDeviceContext * dctx)
+{
+  CUdevice dev = GPOINTER_TO_INT (dctx->user_opaque);
+
+  if (cuda_fns)
+    cuda_fns->cuDevicePrimaryCtxRelease (dev);
+}
+
+/* FFmpeg (cuda_context_init) refuses a primary context that is already
+ * active with flags other than its own CU_CTX_SCHED_BLOCKING_SYNC, e.g. one
+ * PyTorch made first. TRUE when device index's primary context is so. */
+static gboolean
+cuda_primary_taken (const CudaFunctions * cu, guint index)
+{
+  unsigned int flags = 0;
+  int active = 0;
+  CUdevice dev;
+
+  return cu->cuDeviceGet (&dev, (int) index) == CUDA_SUCCESS
+      && cu->cuDevicePrimaryCtxGetState (dev, &flags, &active) == CUDA_SUCCESS
+      && active && flags != CU_CTX_SCHED_BLOCKING_SYNC;
+}
+
+/* Sharing the primary context matters more than its scheduling flag: retain
+ * it as it is and wrap it; the device context releases it when freed. */
+static AVBufferRef *
+cuda_wrap_primary (const CudaFunctions * cu, guint index, GError ** error)
+{
+  CUcontext ctx = NULL;
+  CUdevice dev;
+
+  if (!CUDA_CHECK (cu->cuDeviceGet (&dev, (int) index))
+      || !CUDA_CHECK (cu->cuDevicePrimaryCtxRetain (&ctx, dev)))
+    return NULL;
+  GST_INFO ("cuda:%u: primary context %p is already active with flags that "
+      "FFmpeg refuses (another CUDA user made it first); sharing it as it is",
+      index, ctx);
+  return cuda_wrap_context (ctx, cuda_release_primary, GINT_TO_POINTER (dev),
+      error);
+}
+
+/* TRUE when the options say primary_ctx=0 (a private context). */
+static gboolean
+cuda_options_ask_private (const GstStructure * options)
+{
+  const gchar *v;
+  gint i;
+
+  if (!options)
+    return FALSE;
+  if (gst_structure_get_int (options, "primary_ctx", &i))
+    return i == 0;
+  v = gst_structure_get_string (options, "primary_ctx");
+  return v && strtol (v, NULL, 10) == 0;
+}
+
+static AVBufferRef *
+cuda_open_device (GstAvhwBackend * backend, guint index,
+    const GstStructure * options, GError ** error)
+{
+  const CudaFunctions *cu;
+  AVBufferRef *ref = NULL;
+  AVDictionary *dict = NULL;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  gchar *devstr = g_strdup_printf ("%u", index);
+  gchar *reason = NULL;
+  gboolean shared = !cuda_options_ask_private (options);
+  int ret;
+
+  cu = cuda_ensure_probed (&reason);
+  if (!cu || index >= cuda_n_devices) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
+        "cuda:%u: no such CUDA device (%s)", index, reason ? reason :
+        "index out of range");
+    goto done;
+  }
+  if (shared && cuda_primary_taken (cu, index)) {
+    ref = cuda_wrap_primary (cu, index, error);
+    goto done;
+  }
+  cuda_dict_from_options (options, &dict);
+  ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_CUDA, devstr, dict,
+      AV_CUDA_USE_PRIMARY_CONTEXT);
+  if (ret == AVERROR (ENOTSUP) && shared) {
+    /* Another thread activated it since we looked. */
+    ref = cuda_wrap_primary (cu, index, error);
+  } else if (ret < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "cuda:%u: FFmpeg could not create a cuda device context on the "
+        "device's primary context: %s", index,
+        av_make_error_string (err, sizeof (err), ret));
+    ref = NULL;
+  }
+
+done:
+  av_dict_free (&dict);
+  g_free (reason);
+  g_free (devstr);
+  return ref;
+}
+
+static AVBufferRef *
+cuda_wrap_device (GstAvhwBackend * backend, gpointer native, GError ** error)
+{
+  const CudaFunctions *cu;
+  gchar *reason = NULL;
+  CUcontext ctx = native, dummy;
+
+  if (!native) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "cuda: the native handle to wrap must be a CUcontext, not NULL");
+    return NULL;
+  }
+  cu = cuda_ensure_probed (&reason);
+  if (!cu) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
+        "cuda: cannot wrap CUcontext %p: %s", native, reason);
+    g_free (reason);
+    return NULL;
+  }
+  /* A cheap validity check: a destroyed or foreign pointer fails here. */
+  if (!CUDA_CHECK (cu->cuCtxPushCurrent (ctx))
+      || !CUDA_CHECK (cu->cuCtxPopCurrent (&dummy)))
+    return NULL;
+  return cuda_wrap_context (ctx, NULL, NULL, error);
+}
+
+static const AVHWFramesContext *
+cuda_frames_of (const AVFrame * frame, const gchar * what, GError ** error)
+{
+  if (frame->format != AV_PIX_FMT_CUDA || !frame->hw_frames_ctx) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "cuda: copy: the %s frame is not a CUDA frame (format %s%s)", what,
+        av_get_pix_fmt_name (frame->format) ? av_get_pix_fmt_name
+        (frame->format) : "none",
+        frame->hw_frames_ctx ? "" : ", no hw_frames_ctx");
+    return NULL;
+  }
+  return (const AVHWFramesContext *) frame->hw_frames_ctx->data;
+}
+
+static gboolean
+cuda_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  const AVHWFramesContext *sf, *df;
+  const AVPixFmtDescriptor *desc;
+  const AVCUDADeviceContext *hwctx;
+  const CudaFunctions *cu;
+  CUcontext dummy;
+  gboolean ok = FALSE;
+  int i, planes;
+
+  if (!(sf = cuda_frames_of (src, "source", error))
+      || !(df = cuda_frames_of (dst, "destination", error)))
+    return FALSE;
+  if (sf->sw_format != df->sw_format || dst->width < src->width
+      || dst->height < src->height) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "cuda: copy: a %dx%d %s frame does not fit a %dx%d %s frame",
+        src->width, src->height, av_get_pix_fmt_name (sf->sw_format),
+        dst->width, dst->height, av_get_pix_fmt_name (df->sw_format));
+    return FALSE;
+  }
+  if (!(cu = cuda_ensure_probed (NULL))) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "cuda: copy: %s", cuda_reason);
+    return FALSE;
+  }
+  desc = av_pix_fmt_desc_get (sf->sw_format);
+  planes = av_pix_fmt_count_planes (sf->sw_format);
+  hwctx = df->device_ctx->hwctx;
+
+  if (!CUDA_CHECK (cu->cuCtxPushCurrent (hwctx->cuda_ctx)))
+    return FALSE;
+  for (i = 0; i < planes; i++) {
+    int h = (i == 1 || i == 2) ? AV_CEIL_RSHIFT (src->height,
+        desc->log2_chroma_h) : src->height;
+    CUDA_MEMCPY2D cpy = {
+      .srcMemoryType = CU_MEMORYTYPE_DEVICE,
+      .srcDevice = (CUdeviceptr) src->data[i],
+      .srcPitch = src->linesize[i],
+      .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+      .dstDevice = (CUdeviceptr) dst->data[i],
+      .dstPitch = dst->linesize[i],
+      .WidthInBytes = av_image_get_linesize (sf->sw_format, src->width, i),
+      .Height = h,
+    };
+
+    if (!CUDA_CHECK (cu->cuMemcpy2DAsync (&cpy, hwctx->stream)))
+      goto fail;
+  }
+  ok = CUDA_CHECK (cu->cuStreamSynchronize (hwctx->stream));
+
+fail:
+  /* Report a failed pop only when nothing failed before it. */
+  ok = CUDA_CHECK_ERR (cu->cuCtxPopCurrent (&dummy), ok ? error : NULL) && ok;
+  return ok;
+}
+
+static void
+gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
+{
+  GstAvhwBackendClass *bclass = GST_AVHW_BACKEND_CLASS (klass);
+
+  gst_avhw_backend_class_init_contract (klass);
+  GST_DEBUG_CATEGORY_INIT (cuda_debug, "avhwcuda", 0, "gst-avhw CUDA backend");
+
+  bclass->name = "cuda";
+  bclass->description = "NVIDIA GPUs (NVDEC, NVENC) through FFmpeg's cuda "
+      "hwcontext";
+  bclass->hw_device_type = "cuda";
+  bclass->hw_pix_fmt = "cuda";
+  bclass->caps_feature = "memory:AVHWCUDA";
+  bclass->rank = GST_RANK_PRIMARY;
+  bclass->get_n_devices = cuda_get_n_devices;
+  bclass->get_device_description = cuda_get_device_description;
+  bclass->open_device = cuda_open_device;
+  bclass->wrap_device = cuda_wrap_device;
+  bclass->copy = cuda_copy;
+}
+
+static void
+gst_avhw_cuda_backend_init (GstAvhwCudaBackend * self)
+{
+}
