@@ -1,0 +1,635 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Bit-exact conformance harness for GStreamer video decoders (avhwdec).
+
+How to run
+----------
+Use /usr/bin/python3 (it needs PyGObject with Gst/GstVideo typelibs).
+
+    # the element under test, on the default device, against the shared corpus
+    tests/conformance/conformance.py ../shared/media/MANIFEST.tsv --device auto \\
+        --jobs 2 --expected tests/conformance/expected-software.txt
+
+    # validate the harness itself with GStreamer's software decoders
+    tests/conformance/conformance.py ../shared/media/MANIFEST.tsv --decoder decodebin \\
+        --jobs 2 --expected tests/conformance/expected-decodebin.txt
+
+    # generated clips (tests/media/make-clips.sh OUTDIR writes OUTDIR/MANIFEST.tsv)
+    tests/media/make-clips.sh /tmp/clips
+    tests/conformance/conformance.py /tmp/clips/MANIFEST.tsv --decoder decodebin
+
+    # only some streams, record a new expected list (merged into an existing one)
+    tests/conformance/conformance.py M.tsv --filter 'FRExt|CVFC1' --write-expected out.txt
+
+When the element is built but not installed, point GST_PLUGIN_PATH at the build
+directory (e.g. GST_PLUGIN_PATH=$BUILD/ext:$BUILD/backends).
+
+What it does
+------------
+For every row of the manifest (the layout of ../shared/media/MANIFEST.tsv: file, codec,
+width, height, pix_fmt, frames, ffmpeg_md5, ..., notes) it runs, in a child process:
+
+    filesrc location=F ! parsebin ! <DECODER> ! videoconvert ! video/x-raw,format=<FMT> ! appsink
+
+<DECODER> is `avhwdec device=<--device>` unless --decoder gives another bin description
+("decodebin", "avdec_h264", "avdec_h265 ! videoconvert dither=none ! video/x-raw,format=P010_10LE").
+The first video pad of parsebin goes to the decoder; other pads (audio) go to a fakesink.
+<FMT> is the GStreamer format of the manifest's pix_fmt (FFmpeg's native software format):
+yuv420p/yuvj420p->I420, yuv420p10le->I420_10LE, yuv422p->Y42B, yuv444p->Y444, gray->GRAY8,
+yuv422p10le->I422_10LE, yuv444p10le->Y444_10LE; other pix_fmts are SKIPped.
+
+The videoconvert only repacks (dither, chroma resampling, matrix/gamma/primaries conversion
+are off), so a hardware decoder's NV12 is compared as I420 (lossless) and its P010_10LE as
+I420_10LE. P010 keeps the 10-bit value in the top bits; videoconvert's >>6 repack is exact
+ONLY with dither=none: with the default (bayer) dither, full_qcif_10f_10bit.265 decoded by
+avdec_h265 -> P010_10LE -> I420_10LE gives 6a8e13ed... instead of FFmpeg's 19efbf36....
+Checked: --decoder "decodebin ! videoconvert dither=none ! video/x-raw,format=P010_10LE" on
+the 10-bit streams and --decoder "decodebin ! videoconvert ! video/x-raw,format=NV12" on
+the 8-bit 4:2:0 streams give the same PASS results as plain decodebin.
+
+The MD5 is taken over all frames, each plane's visible rows concatenated without stride
+padding, i.e. exactly `ffmpeg -f md5` of rawvideo; the frame count is compared as well. On a
+mismatch the per-frame MD5s are compared with framemd5/<basename>.framemd5 next to the
+manifest to name the first differing frame. Each output frame is laid out from its own caps,
+so a mid-stream resolution change is hashed at each frame's size (like -autoscale 0).
+
+Result per stream, one line: `PASS|FAIL|SKIP|ERROR <file> <reason>`
+  PASS   MD5 and frame count match (or an alternate MD5 given in the notes as
+         "md5 with <how> = <md5>", e.g. CVFC1's spec crop with -flags unaligned).
+  FAIL   wrong MD5 / frame count, timeout (a hang), crash, or a hang at shutdown.
+  ERROR  the pipeline posted an error (the bus message is the reason).
+  SKIP   no GStreamer format for the pix_fmt, file missing, or the decoder does not
+         accept the stream's caps (link refused).
+Robustness streams - notes containing "expect: error-or-concealment" or "reflects FFmpeg's
+own error concealment", or ffmpeg_md5 NONE - PASS when the decode finishes (EOS or a bus
+error) without hang or crash; the reason says whether an error was reported, how many frames
+came out and whether they equal FFmpeg's concealment output (not required).
+
+Each stream runs in its own process with --timeout seconds (default 60); the harness kills
+it (SIGKILL) after the timeout plus a grace period, so a hung or crashing decoder is a FAIL,
+never a hang or crash of the harness.
+
+Expected results: --expected FILE with lines `file<TAB>PASS|FAIL|SKIP[<TAB># reason]`
+('#' comments). Exit 1 if a stream expected PASS is now not PASS (regression); improvements
+are printed; exit 0 otherwise. Without --expected, exit 1 if any stream FAILs or ERRORs.
+--write-expected FILE writes (merges into) such a list from this run; ERROR is written as
+FAIL; lines starting with '##' (hand-written notes) are kept. Exit 77 (Meson's SKIP) when the manifest does not exist, 2 when the decoder
+description cannot be instantiated. The last line is `N passed, N failed, N skipped`
+(failed includes ERROR).
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+# FFmpeg pix_fmt (native software format of the reference) -> GStreamer video format
+PIX_FMT_TO_GST = {
+    'yuv420p': 'I420',
+    'yuvj420p': 'I420',  # same bytes as yuv420p, full range
+    'yuv420p10le': 'I420_10LE',
+    'yuv422p': 'Y42B',
+    'yuvj422p': 'Y42B',
+    'yuv444p': 'Y444',
+    'yuvj444p': 'Y444',
+    'gray': 'GRAY8',
+    'yuv422p10le': 'I422_10LE',
+    'yuv444p10le': 'Y444_10LE',
+    'yuv420p12le': 'I420_12LE',
+    'yuv422p12le': 'I422_12LE',
+    'yuv444p12le': 'Y444_12LE',
+}
+
+ROBUST_MARKERS = ('expect: error-or-concealment', "reflects FFmpeg's own error concealment")
+DISPUTED_MARKERS = ('UNRESOLVED', 'REFERENCE DISAGREEMENT')
+ALT_MD5_RE = re.compile(r'md5 with ([^=|]+?) = ([0-9a-f]{32})')
+
+CONVERT = ('videoconvert name=harness_convert qos=false dither=none chroma-mode=none '
+           'matrix-mode=none gamma-mode=none primaries-mode=none')
+RESULT_TAG = '@@CONFORMANCE-RESULT@@ '
+TEARDOWN_TAG = '@@CONFORMANCE-TEARDOWN-OK@@'
+GRACE_S = 15
+
+
+# ---------------------------------------------------------------------------------------
+# worker: one decode in this process, result as one JSON line on stdout
+# ---------------------------------------------------------------------------------------
+
+def plane_layout(info):
+    """[(plane, row_bytes, rows)] of the visible area for a planar/semi-planar format."""
+    fi = info.finfo
+    out = []
+    for p in range(fi.n_planes):
+        comps = [c for c in range(fi.n_components) if fi.plane[c] == p]
+        c = comps[0]
+        w = -((-info.width) >> fi.w_sub[c])
+        h = -((-info.height) >> fi.h_sub[c])
+        out.append((p, w * fi.pixel_stride[c], h))
+    return out
+
+
+def chain_desc(decoder, fmt):
+    return ('identity name=harness_in silent=true ! %s ! %s ! video/x-raw,format=%s ! '
+            'appsink name=harness_sink sync=false emit-signals=true enable-last-sample=false' % (
+                decoder, CONVERT, fmt))
+
+
+def worker(job):
+    import gi
+    gi.require_version('Gst', '1.0')
+    gi.require_version('GstVideo', '1.0')
+    from gi.repository import Gst, GstVideo, GLib
+    Gst.init(None)
+
+    res = {'frames': 0, 'md5': None, 'frame_md5s': [], 'frame_sizes': [], 'dims': [],
+           'dec_formats': [], 'in_caps': None, 'error': None, 'warnings': [],
+           'eos': False, 'timed_out': False, 'link_refused': None, 'decoders': [],
+           'elapsed': 0.0}
+    lock = threading.Lock()
+    total = hashlib.md5()
+    layout_cache = {}
+
+    pipeline = Gst.Pipeline.new('conformance')
+    src = Gst.ElementFactory.make('filesrc', None)
+    src.set_property('location', job['path'])
+    pb = Gst.ElementFactory.make('parsebin', None)
+    # identity marks the chain's entry: parse_bin_from_description's ghosting of "unlinked"
+    # pads would pick videoconvert's sink while decodebin's delayed link is pending.
+    desc = chain_desc(job['decoder'], job['format'])
+    try:
+        chain = Gst.parse_bin_from_description(desc, False)
+    except GLib.Error as e:
+        res['error'] = 'cannot build pipeline "%s": %s' % (desc, e.message)
+        print(RESULT_TAG + json.dumps(res), flush=True)
+        return 0
+    chain_sink = Gst.GhostPad.new('sink', chain.get_by_name('harness_in').get_static_pad('sink'))
+    chain.add_pad(chain_sink)
+    for e in (src, pb, chain):
+        pipeline.add(e)
+    src.link(pb)
+    sink = chain.get_by_name('harness_sink')
+    conv = chain.get_by_name('harness_convert')
+    state = {'linked': False}
+
+    def add_fakesink(pad):
+        fs = Gst.ElementFactory.make('fakesink', None)
+        fs.set_property('sync', False)
+        fs.set_property('async', False)
+        pipeline.add(fs)
+        fs.sync_state_with_parent()
+        pad.link(fs.get_static_pad('sink'))
+
+    def on_pad_added(_pb, pad):
+        caps = pad.get_current_caps() or pad.query_caps(None)
+        name = caps.get_structure(0).get_name() if caps and caps.get_size() else ''
+        with lock:
+            if name.startswith('video/') and not state['linked']:
+                state['linked'] = True
+                res['in_caps'] = caps.to_string()
+                try:
+                    ret = pad.link(chain_sink)
+                except Exception as e:  # gi overrides raise LinkError
+                    ret = e.args[0] if e.args else Gst.PadLinkReturn.REFUSED
+                if ret != Gst.PadLinkReturn.OK:
+                    res['link_refused'] = '%s refused %s (%s)' % (
+                        job['decoder'], caps.to_string(), ret.value_nick)
+                else:
+                    return
+        add_fakesink(pad)
+
+    pb.connect('pad-added', on_pad_added)
+
+    def on_new_sample(appsink):
+        sample = appsink.emit('pull-sample')
+        if sample is None:
+            return Gst.FlowReturn.EOS
+        buf = sample.get_buffer()
+        caps = sample.get_caps()
+        key = caps.to_string()
+        ent = layout_cache.get(key)
+        if ent is None:
+            info = GstVideo.VideoInfo.new_from_caps(caps)
+            ent = (info, plane_layout(info))
+            layout_cache[key] = ent
+        info, layout = ent
+        vmeta = GstVideo.buffer_get_video_meta(buf)
+        ok, mi = buf.map(Gst.MapFlags.READ)
+        if not ok:
+            res['error'] = 'cannot map output buffer'
+            return Gst.FlowReturn.ERROR
+        try:
+            data = mi.data
+            fh = hashlib.md5()
+            nbytes = 0
+            for p, rowb, rows in layout:
+                off = vmeta.offset[p] if vmeta else info.offset[p]
+                stride = vmeta.stride[p] if vmeta else info.stride[p]
+                if stride == rowb:
+                    chunk = data[off:off + rowb * rows]
+                    fh.update(chunk)
+                    total.update(chunk)
+                else:
+                    for r in range(rows):
+                        chunk = data[off + r * stride:off + r * stride + rowb]
+                        fh.update(chunk)
+                        total.update(chunk)
+                nbytes += rowb * rows
+        finally:
+            buf.unmap(mi)
+        with lock:
+            res['frame_md5s'].append(fh.hexdigest())
+            res['frame_sizes'].append(nbytes)
+            dim = '%dx%d' % (info.width, info.height)
+            changed = not res['dims'] or res['dims'][-1][1] != dim
+            if changed:
+                res['dims'].append((len(res['frame_md5s']) - 1, dim))
+            if conv is not None and changed:
+                c = conv.get_static_pad('sink').get_current_caps()
+                if c is not None:
+                    f = c.get_structure(0).get_value('format')
+                    feat = c.get_features(0).to_string()
+                    tag = f if feat == 'memory:SystemMemory' else '%s(%s)' % (f, feat)
+                    if tag not in res['dec_formats']:
+                        res['dec_formats'].append(tag)
+        return Gst.FlowReturn.OK
+
+    sink.connect('new-sample', on_new_sample)
+
+    bus = pipeline.get_bus()
+    t0 = time.monotonic()
+    deadline = t0 + job['timeout']
+    pipeline.set_state(Gst.State.PLAYING)
+    mask = Gst.MessageType.ERROR | Gst.MessageType.EOS | Gst.MessageType.WARNING
+    while True:
+        if res['link_refused']:
+            break
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            res['timed_out'] = True
+            break
+        msg = bus.timed_pop_filtered(int(min(remaining, 0.25) * Gst.SECOND), mask)
+        if msg is None:
+            continue
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            where = msg.src.get_name() if msg.src else '?'
+            res['error'] = '%s: %s' % (where, err.message)
+            # debug = "file(line): func (): /element/path:\ndetail"; keep the detail
+            detail = ' '.join(l.strip() for l in (dbg or '').splitlines()[1:]).strip()
+            if detail:
+                res['error_debug'] = detail[:300]
+            break
+        if msg.type == Gst.MessageType.EOS:
+            res['eos'] = True
+            break
+        if msg.type == Gst.MessageType.WARNING and len(res['warnings']) < 5:
+            w, _dbg = msg.parse_warning()
+            res['warnings'].append('%s: %s' % (msg.src.get_name() if msg.src else '?', w.message))
+    res['elapsed'] = round(time.monotonic() - t0, 3)
+
+    # names of the decoder elements that actually ran (decodebin picks one)
+    it = pipeline.iterate_recurse()
+    while True:
+        r, el = it.next()
+        if r != Gst.IteratorResult.OK:
+            break
+        f = el.get_factory()
+        if f and 'Decoder' in (f.get_metadata('klass') or ''):
+            res['decoders'].append(f.get_name())
+
+    with lock:
+        res['frames'] = len(res['frame_md5s'])
+        res['md5'] = total.hexdigest()
+        print(RESULT_TAG + json.dumps(res), flush=True)
+    if res['timed_out']:
+        # do not risk blocking in set_state(NULL) of a hung element
+        os._exit(0)
+    pipeline.set_state(Gst.State.NULL)
+    print(TEARDOWN_TAG, flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# parent
+# ---------------------------------------------------------------------------------------
+
+Result = collections.namedtuple('Result', 'file codec status reason elapsed')
+
+
+def read_manifest(path):
+    rows = []
+    with open(path, encoding='utf-8') as f:
+        header = f.readline().rstrip('\n').split('\t')
+        for line in f:
+            line = line.rstrip('\n')
+            if not line.strip() or line.startswith('#'):
+                continue
+            vals = line.split('\t')
+            vals += [''] * (len(header) - len(vals))
+            rows.append(dict(zip(header, vals)))
+    return rows
+
+
+def read_framemd5(path):
+    """[(size, md5)] of stream 0, or None."""
+    try:
+        out = []
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                if line.startswith('#') or not line.strip():
+                    continue
+                parts = [p.strip() for p in line.split(',')]
+                if parts[0] != '0':
+                    continue
+                out.append((int(parts[4]), parts[5]))
+        return out
+    except OSError:
+        return None
+
+
+def read_expected(path):
+    exp = {}
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line.strip() or line.startswith('#'):
+                continue
+            parts = line.split('\t')
+            if len(parts) >= 2:
+                exp[parts[0]] = parts[1].strip()
+    return exp
+
+
+def write_expected(path, results, order, cmdline):
+    old = {}
+    notes = []
+    if os.path.exists(path):
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                if line.startswith('##'):
+                    notes.append(line.rstrip('\n'))  # hand-written notes are kept
+                if line.startswith('#') or not line.strip():
+                    continue
+                parts = line.rstrip('\n').split('\t')
+                old[parts[0]] = line.rstrip('\n')
+    new = dict(old)
+    for r in results:
+        st = 'FAIL' if r.status == 'ERROR' else r.status
+        reason = r.reason.replace('\t', ' ').replace('\n', ' ')
+        new[r.file] = '%s\t%s\t# %s%s' % (r.file, st, 'ERROR: ' if r.status == 'ERROR' else '',
+                                          reason[:200])
+    keys = [k for k in order if k in new] + sorted(k for k in new if k not in order)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('# expected conformance results: file<TAB>PASS|FAIL|SKIP<TAB># reason\n')
+        f.write('# written by: %s\n' % cmdline)
+        for n in notes:
+            f.write(n + '\n')
+        for k in keys:
+            f.write(new[k] + '\n')
+
+
+def evaluate(entry, mdir, out, rc, killed, stderr, timeout):
+    file = entry['file']
+    notes = entry.get('notes', '')
+    robust = (any(m in notes for m in ROBUST_MARKERS)
+              or entry.get('ffmpeg_md5', '').strip().upper() in ('', 'NONE'))
+    res = None
+    teardown_ok = False
+    for line in out.splitlines():
+        if line.startswith(RESULT_TAG):
+            res = json.loads(line[len(RESULT_TAG):])
+        elif line.startswith(TEARDOWN_TAG):
+            teardown_ok = True
+    tail = ' | '.join(l for l in stderr.strip().splitlines()[-3:])[:300]
+
+    if res is None:
+        if killed:
+            return 'FAIL', 'hang: no result after %ds, child killed' % (timeout + GRACE_S)
+        if rc < 0:
+            return 'FAIL', 'crash: %s%s' % (signal.Signals(-rc).name, (' (' + tail + ')') if tail else '')
+        return 'ERROR', 'worker failed (rc=%d)%s' % (rc, (': ' + tail) if tail else '')
+    if res.get('link_refused'):
+        return 'SKIP', 'decoder does not accept the stream: ' + res['link_refused']
+    info = []
+    if res['decoders']:
+        info.append(','.join(res['decoders']))
+    if res['dec_formats']:
+        info.append('out ' + '/'.join(res['dec_formats']))
+    info = (' [%s]' % '; '.join(info)) if info else ''
+    if res['timed_out']:
+        return 'FAIL', 'timeout after %ds (hang), %d frames so far%s' % (timeout, res['frames'], info)
+    if killed:
+        return 'FAIL', 'hang at shutdown (set_state NULL) after %d frames%s' % (res['frames'], info)
+    if rc < 0:
+        return 'FAIL', 'crash at shutdown: %s after %d frames%s' % (signal.Signals(-rc).name, res['frames'], info)
+    if not teardown_ok:
+        return 'FAIL', 'worker exited rc=%d before teardown finished%s' % (rc, info)
+
+    ref_md5 = entry.get('ffmpeg_md5', '').strip().lower()
+    try:
+        ref_frames = int(entry.get('frames') or 0)
+    except ValueError:
+        ref_frames = -1
+    md5_ok = res['md5'] == ref_md5 and res['frames'] == ref_frames
+
+    if robust:
+        err = res['error'] or (res['warnings'][0] + ' (warning)' if res['warnings'] else None)
+        return 'PASS', 'robustness: finished without hang/crash (%s), %d frames%s, %s%s' % (
+            'EOS' if res['eos'] else 'stopped on error',
+            res['frames'],
+            ' (ref %d)' % ref_frames if ref_frames >= 0 else '',
+            'error reported: ' + err if err else 'no error reported',
+            ', equals FFmpeg output' if md5_ok else '') + info
+
+    if res['error']:
+        dbg = res.get('error_debug')
+        return 'ERROR', '%s%s (after %d frames)%s' % (
+            res['error'], (' [' + dbg + ']') if dbg else '', res['frames'], info)
+    want = '%sx%s' % (entry.get('width'), entry.get('height'))
+    dims = ','.join('%s@%d' % (d, i) if i else d for i, d in res['dims'])
+    if md5_ok:
+        size = '' if not res['dims'] or res['dims'][0][1] == want else \
+            ' (output %s, manifest says %s)' % (dims, want)
+        return 'PASS', 'md5 ok, %d frames%s%s' % (res['frames'], size, info)
+    for how, alt in ALT_MD5_RE.findall(notes):
+        if res['md5'] == alt:
+            return 'PASS', 'md5 equals the alternate reference (%s) from the notes, %d frames%s' % (
+                how.strip(), res['frames'], info)
+
+    why = []
+    if res['frames'] != ref_frames:
+        why.append('%d frames, ref %d' % (res['frames'], ref_frames))
+    if res['dims'] and res['dims'][0][1] != want:
+        why.append('size %s, manifest %s' % (dims, want))
+    ref = read_framemd5(os.path.join(mdir, 'framemd5', os.path.basename(file) + '.framemd5'))
+    if ref is None:
+        why.append('no framemd5 to locate the first differing frame')
+    else:
+        got = list(zip(res['frame_sizes'], res['frame_md5s']))
+        first = None
+        for i, (g, r) in enumerate(zip(got, ref)):
+            if g != r:
+                first = i
+                break
+        if first is not None:
+            g, r = got[first], ref[first]
+            d = '' if g[0] == r[0] else ' (%d bytes, ref %d)' % (g[0], r[0])
+            why.append('first differing frame #%d%s' % (first, d))
+        elif len(got) != len(ref):
+            why.append('first %d frames identical, then %d extra/missing' % (
+                min(len(got), len(ref)), abs(len(got) - len(ref))))
+        else:
+            why.append('per-frame md5s equal but total differs?!')
+    if any(m in notes for m in DISPUTED_MARKERS):
+        why.append('reference disputed per manifest notes')
+    return 'FAIL', 'md5 mismatch: ' + '; '.join(why) + info
+
+
+def run_one(entry, mdir, opts):
+    file = entry['file']
+    codec = entry.get('codec') or (file.split('/')[0] if '/' in file else '?')
+    path = os.path.join(mdir, file)
+    t0 = time.monotonic()
+    if not os.path.exists(path):
+        return Result(file, codec, 'SKIP', 'file missing: ' + path, 0.0)
+    pix = entry.get('pix_fmt', '').strip()
+    robust = (any(m in entry.get('notes', '') for m in ROBUST_MARKERS)
+              or entry.get('ffmpeg_md5', '').strip().upper() in ('', 'NONE'))
+    fmt = PIX_FMT_TO_GST.get(pix)
+    if fmt is None:
+        if robust and not pix:
+            fmt = 'I420'
+        else:
+            return Result(file, codec, 'SKIP', 'no GStreamer format for pix_fmt "%s"' % pix, 0.0)
+    job = {'path': path, 'format': fmt, 'decoder': opts.decoder_desc, 'timeout': opts.timeout}
+    cmd = [sys.executable, os.path.abspath(__file__), '--worker', json.dumps(job)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, text=True, errors='replace')
+    killed = False
+    try:
+        out, err = proc.communicate(timeout=opts.timeout + GRACE_S)
+    except subprocess.TimeoutExpired:
+        killed = True
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = proc.communicate()
+    status, reason = evaluate(entry, mdir, out, proc.returncode, killed, err, opts.timeout)
+    if opts.verbose and err.strip():
+        reason += '\n    stderr: ' + err.strip().replace('\n', '\n    stderr: ')[-2000:]
+    return Result(file, codec, status, reason, time.monotonic() - t0)
+
+
+def check_decoder(desc):
+    import gi
+    gi.require_version('Gst', '1.0')
+    from gi.repository import Gst, GLib
+    Gst.init(None)
+    try:
+        Gst.parse_bin_from_description(chain_desc(desc, 'I420'), False)
+    except GLib.Error as e:
+        return e.message
+    return None
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == '--worker':
+        return worker(json.loads(argv[1]))
+
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('manifest', help='MANIFEST.tsv (file paths are relative to its folder)')
+    ap.add_argument('--device', default='auto', help='avhwdec device (default: auto)')
+    ap.add_argument('--decoder', default=None,
+                    help='decoder bin description instead of "avhwdec device=DEVICE" '
+                         '(e.g. decodebin, avdec_h264)')
+    ap.add_argument('--filter', default=None, help='regex (or substring) matched against file names')
+    ap.add_argument('--expected', default=None, help='expected-results list; exit 1 on regressions')
+    ap.add_argument('--write-expected', default=None, help='write/merge an expected-results list')
+    ap.add_argument('--jobs', '-j', type=int, default=1, help='streams decoded in parallel')
+    ap.add_argument('--timeout', type=int, default=60, help='seconds per stream (default 60)')
+    ap.add_argument('--verbose', '-v', action='store_true', help='append the worker stderr')
+    opts = ap.parse_args(argv)
+
+    if not os.path.isfile(opts.manifest):
+        print('SKIP: manifest not found: %s' % opts.manifest)
+        return 77
+    opts.decoder_desc = opts.decoder or 'avhwdec device=%s' % opts.device
+    problem = check_decoder(opts.decoder_desc)
+    if problem:
+        print('error: cannot create decoder "%s": %s' % (opts.decoder_desc, problem), file=sys.stderr)
+        print('(is GST_PLUGIN_PATH pointing at the build directory?)', file=sys.stderr)
+        return 2
+
+    mdir = os.path.dirname(os.path.abspath(opts.manifest))
+    entries = read_manifest(opts.manifest)
+    if opts.filter:
+        rx = re.compile(opts.filter)
+        entries = [e for e in entries if rx.search(e['file']) or opts.filter in e['file']]
+    expected = read_expected(opts.expected) if opts.expected else None
+
+    print('# manifest %s: %d streams, decoder "%s", jobs %d, timeout %ds' % (
+        opts.manifest, len(entries), opts.decoder_desc, opts.jobs, opts.timeout), flush=True)
+    t0 = time.monotonic()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as ex:
+        for r in ex.map(lambda e: run_one(e, mdir, opts), entries):
+            results.append(r)
+            print('%s %s %s' % (r.status, r.file, r.reason), flush=True)
+    wall = time.monotonic() - t0
+
+    per_codec = collections.OrderedDict()
+    for r in results:
+        c = per_codec.setdefault(r.codec, collections.Counter())
+        c[r.status] += 1
+        c['total'] += 1
+    print('\n# summary (%.1f s wall, decoder "%s")' % (wall, opts.decoder_desc))
+    for codec, c in per_codec.items():
+        print('#   %-6s %3d/%-3d passed  (%d failed, %d error, %d skipped)' % (
+            codec, c['PASS'], c['total'], c['FAIL'], c['ERROR'], c['SKIP']))
+
+    rc = 0
+    if expected is not None:
+        regressions, improvements, new = [], [], []
+        for r in results:
+            e = expected.get(r.file)
+            if e is None:
+                new.append(r)
+            elif e == 'PASS' and r.status != 'PASS':
+                regressions.append(r)
+            elif e != 'PASS' and r.status == 'PASS':
+                improvements.append((e, r))
+        for e, r in improvements:
+            print('IMPROVEMENT %s: expected %s, now PASS (update %s)' % (r.file, e, opts.expected))
+        for r in new:
+            print('NEW %s: not in the expected list, %s' % (r.file, r.status))
+        for r in regressions:
+            print('REGRESSION %s: expected PASS, now %s: %s' % (r.file, r.status, r.reason))
+        print('# %d regressions, %d improvements vs %s' % (len(regressions), len(improvements),
+                                                           opts.expected))
+        rc = 1 if regressions else 0
+    elif not opts.write_expected:
+        rc = 1 if any(r.status in ('FAIL', 'ERROR') for r in results) else 0
+
+    if opts.write_expected:
+        cmdline = 'conformance.py ' + ' '.join(a for a in argv if a != opts.write_expected
+                                               and a != '--write-expected')
+        write_expected(opts.write_expected, results, [e['file'] for e in entries], cmdline)
+        print('# wrote %s' % opts.write_expected)
+
+    n = collections.Counter(r.status for r in results)
+    print('%d passed, %d failed, %d skipped' % (n['PASS'], n['FAIL'] + n['ERROR'], n['SKIP']))
+    return rc
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
