@@ -12,6 +12,8 @@
 #include <gst/avhw/gstavhwcontext.h>
 #include <gst/avhw/gstavhwcodecmap.h>
 #include <gst/avhw/gstavhwformat.h>
+#include <gst/avhw/gstavhwmemory.h>
+#include <gst/avhw/gstavhwbufferpool.h>
 
 G_BEGIN_DECLS
 

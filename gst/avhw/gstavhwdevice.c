@@ -416,3 +416,50 @@ gst_avhw_device_get_sw_formats (GstAvhwDevice * device)
   GST_OBJECT_UNLOCK (device);
   return g_array_ref (device->sw_formats);
 }
+
+/**
+ * gst_avhw_device_get_raw_caps:
+ * @device: a #GstAvhwDevice
+ * @device_memory: caps of device memory (the backend's caps feature), or of
+ *   system memory
+ *
+ * Returns: (transfer full): `video/x-raw` caps listing the formats frames of
+ *   this device can hold (those with a GStreamer equivalent), any size
+ */
+GstCaps *
+gst_avhw_device_get_raw_caps (GstAvhwDevice * device, gboolean device_memory)
+{
+  GArray *fmts;
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstCaps *caps;
+  guint i, j;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  fmts = gst_avhw_device_get_sw_formats (device);
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, G_TYPE_STRING);
+  for (i = 0; i < fmts->len; i++) {
+    GstVideoFormat f = gst_avhw_format_from_av (g_array_index (fmts, gint, i));
+    gboolean dup = FALSE;
+
+    if (f == GST_VIDEO_FORMAT_UNKNOWN)
+      continue;
+    for (j = 0; j < gst_value_list_get_size (&list); j++)
+      dup |= g_str_equal (g_value_get_string (gst_value_list_get_value (&list,
+                  j)), gst_video_format_to_string (f));
+    if (dup)
+      continue;
+    g_value_set_string (&v, gst_video_format_to_string (f));
+    gst_value_list_append_value (&list, &v);
+  }
+  g_array_unref (fmts);
+  caps = gst_caps_new_simple ("video/x-raw", "width", GST_TYPE_INT_RANGE, 1,
+      G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, "framerate",
+      GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+  gst_caps_set_value (caps, "format", &list);
+  g_value_unset (&list);
+  g_value_unset (&v);
+  if (device_memory)
+    gst_caps_set_features (caps, 0, gst_avhw_device_get_caps_features (device));
+  return caps;
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gst/avhw/gstavhwbackend.h>
+#include <gst/video/video.h>
 
 G_BEGIN_DECLS
 
@@ -60,5 +61,13 @@ GstCapsFeatures * gst_avhw_device_get_caps_features (GstAvhwDevice * device);
 
 GST_AVHW_API
 GArray * gst_avhw_device_get_sw_formats (GstAvhwDevice * device);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+GST_AVHW_API
+GstCaps * gst_avhw_device_get_raw_caps (GstAvhwDevice * device,
+    gboolean device_memory);
 
 G_END_DECLS

@@ -1,0 +1,61 @@
+/* gst-avhw: caps helpers for elements that move frames between memories
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhwcapsutils.h"
+
+/* @caps in one memory -> the same caps in the other memory (device memory of
+ * @device when @to_device, else system memory), restricted to the formats
+ * the device's frames can hold, followed by the structures of @caps that
+ * may pass through unchanged: all of them, or with @passthrough_device_only
+ * those in avhw device memory. */
+GstCaps *
+gst_avhw_caps_switch_memory (GstAvhwDevice * device, GstCaps * caps,
+    gboolean to_device, gboolean passthrough_device_only)
+{
+  GstCaps *keep;
+  GstCaps *switched = gst_caps_new_empty (), *allowed, *res;
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    GstCapsFeatures *f = to_device ?
+        gst_avhw_device_get_caps_features (device) :
+        gst_caps_features_new_empty ();
+
+    gst_caps_append_structure_full (switched, s, f);
+  }
+  allowed = gst_avhw_device_get_raw_caps (device, to_device);
+  res = gst_caps_intersect_full (switched, allowed, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (switched);
+  gst_caps_unref (allowed);
+  if (!passthrough_device_only)
+    return gst_caps_merge (res, gst_caps_ref (caps));
+  keep = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCaps *one = gst_caps_copy_nth (caps, i);
+    if (gst_avhw_caps_is_device_memory (one))
+      gst_caps_append (keep, one);
+    else
+      gst_caps_unref (one);
+  }
+  return gst_caps_merge (res, keep);
+}
+
+gboolean
+gst_avhw_caps_is_device_memory (GstCaps * caps)
+{
+  GstCapsFeatures *f;
+
+  if (!caps || gst_caps_get_size (caps) == 0)
+    return FALSE;
+  f = gst_caps_get_features (caps, 0);
+  return f && !gst_caps_features_is_any (f)
+      && !gst_caps_features_is_equal (f,
+      GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)
+      && gst_caps_features_get_size (f) > 0
+      && g_str_has_prefix (gst_caps_features_get_nth (f, 0), "memory:AVHW");
+}

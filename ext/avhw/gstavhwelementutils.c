@@ -1,0 +1,166 @@
+/* gst-avhw: the device property and context flow, shared by every element
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhwelementutils.h"
+
+void
+gst_avhw_element_device_install_properties (GObjectClass * klass)
+{
+  /**
+   * GstAvhwElement:device:
+   *
+   * Which device to run on: `auto` (the best device present, or the one a
+   * neighbouring element or the application shares), a backend name
+   * (`vulkan`, `cuda`: its first device) or `BACKEND:INDEX` (`cuda:1`).
+   * Read when the element goes to READY.
+   */
+  g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "Device to use: auto, BACKEND or BACKEND:INDEX (e.g. vulkan:0)",
+          DEFAULT_PROP_DEVICE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwElement:active-device:
+   *
+   * The device in use from READY on (shared with the other elements and
+   * pipelines that use the same device), %NULL before.
+   */
+  g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE,
+      g_param_spec_object ("active-device", "Active device",
+          "The device in use (from READY on)", GST_TYPE_AVHW_DEVICE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+void
+gst_avhw_element_device_init (GstAvhwElementDevice * d)
+{
+  g_mutex_init (&d->lock);
+  d->device_string = g_strdup (DEFAULT_PROP_DEVICE);
+}
+
+void
+gst_avhw_element_device_clear (GstAvhwElementDevice * d)
+{
+  gst_clear_object (&d->device);
+  g_clear_pointer (&d->device_string, g_free);
+  g_mutex_clear (&d->lock);
+}
+
+gboolean
+gst_avhw_element_device_set_property (GstAvhwElementDevice * d,
+    GstElement * element, guint prop_id, const GValue * value)
+{
+  if (prop_id != GST_AVHW_ELEMENT_PROP_DEVICE)
+    return FALSE;
+  g_mutex_lock (&d->lock);
+  g_free (d->device_string);
+  d->device_string = g_value_dup_string (value);
+  if (!d->device_string)
+    d->device_string = g_strdup (DEFAULT_PROP_DEVICE);
+  g_mutex_unlock (&d->lock);
+  return TRUE;
+}
+
+gboolean
+gst_avhw_element_device_get_property (GstAvhwElementDevice * d,
+    GstElement * element, guint prop_id, GValue * value)
+{
+  g_mutex_lock (&d->lock);
+  if (prop_id == GST_AVHW_ELEMENT_PROP_DEVICE)
+    g_value_set_string (value, d->device_string);
+  else if (prop_id == GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE)
+    g_value_set_object (value, d->device);
+  g_mutex_unlock (&d->lock);
+  return prop_id == GST_AVHW_ELEMENT_PROP_DEVICE
+      || prop_id == GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE;
+}
+
+void
+gst_avhw_element_device_set_context (GstAvhwElementDevice * d,
+    GstElement * element, GstContext * context)
+{
+  gchar *want;
+
+  g_mutex_lock (&d->lock);
+  want = g_strdup (d->device_string);
+  g_mutex_unlock (&d->lock);
+  /* The helper only fills an empty slot; no lock held while it logs. */
+  if (!d->device) {
+    GstAvhwDevice *dev = NULL;
+    if (gst_avhw_handle_set_context (element, context, want, &dev)) {
+      g_mutex_lock (&d->lock);
+      if (!d->device)
+        d->device = dev;
+      else
+        gst_object_unref (dev);
+      g_mutex_unlock (&d->lock);
+    }
+  }
+  g_free (want);
+}
+
+/* NULL -> READY. Posts an element error naming the device on failure. */
+gboolean
+gst_avhw_element_device_ensure (GstAvhwElementDevice * d, GstElement * element)
+{
+  GError *err = NULL;
+  gchar *want;
+  gboolean ok;
+
+  g_mutex_lock (&d->lock);
+  want = g_strdup (d->device_string);
+  g_mutex_unlock (&d->lock);
+
+  /* ensure() runs the context flow, during which set_context() fills
+   * d->device; it reads and writes the same slot, from this thread. */
+  ok = gst_avhw_ensure_element_device (element, want, &d->device, &err);
+  if (!ok) {
+    GST_ELEMENT_ERROR (element, RESOURCE, OPEN_READ_WRITE,
+        ("Could not open avhw device \"%s\".", want),
+        ("%s", err ? err->message : "unknown error"));
+    g_clear_error (&err);
+  } else {
+    GST_INFO_OBJECT (element, "using device %s",
+        gst_avhw_device_get_name (d->device));
+    g_object_notify (G_OBJECT (element), "active-device");
+  }
+  g_free (want);
+  return ok;
+}
+
+/* READY -> NULL: drop our reference; the cache keeps the device for the
+ * next pipeline unless reuse is off. */
+void
+gst_avhw_element_device_release (GstAvhwElementDevice * d,
+    GstElement * element)
+{
+  GstAvhwDevice *dev;
+
+  g_mutex_lock (&d->lock);
+  dev = d->device;
+  d->device = NULL;
+  g_mutex_unlock (&d->lock);
+  gst_clear_object (&dev);
+}
+
+gboolean
+gst_avhw_element_device_query (GstAvhwElementDevice * d, GstElement * element,
+    GstQuery * query)
+{
+  GstAvhwDevice *dev = NULL;
+  gboolean ret;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  g_mutex_lock (&d->lock);
+  if (d->device)
+    dev = gst_object_ref (d->device);
+  g_mutex_unlock (&d->lock);
+  ret = gst_avhw_handle_context_query (element, query, dev);
+  gst_clear_object (&dev);
+  return ret;
+}

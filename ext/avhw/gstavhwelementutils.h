@@ -1,0 +1,44 @@
+/* gst-avhw: the device property and context flow, shared by every element
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/avhw/gstavhw.h>
+
+G_BEGIN_DECLS
+
+#define DEFAULT_PROP_DEVICE GST_AVHW_DEVICE_AUTO
+
+/* Property ids the helpers own; elements number their own after
+ * GST_AVHW_ELEMENT_PROP_LAST. */
+enum
+{
+  GST_AVHW_ELEMENT_PROP_DEVICE = 1,
+  GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE,
+  GST_AVHW_ELEMENT_PROP_LAST
+};
+
+typedef struct
+{
+  GMutex lock;
+  gchar *device_string;
+  GstAvhwDevice *device;
+} GstAvhwElementDevice;
+
+void gst_avhw_element_device_install_properties (GObjectClass * klass);
+void gst_avhw_element_device_init (GstAvhwElementDevice * d);
+void gst_avhw_element_device_clear (GstAvhwElementDevice * d);
+gboolean gst_avhw_element_device_set_property (GstAvhwElementDevice * d,
+    GstElement * element, guint prop_id, const GValue * value);
+gboolean gst_avhw_element_device_get_property (GstAvhwElementDevice * d,
+    GstElement * element, guint prop_id, GValue * value);
+void gst_avhw_element_device_set_context (GstAvhwElementDevice * d,
+    GstElement * element, GstContext * context);
+gboolean gst_avhw_element_device_ensure (GstAvhwElementDevice * d,
+    GstElement * element);
+void gst_avhw_element_device_release (GstAvhwElementDevice * d,
+    GstElement * element);
+gboolean gst_avhw_element_device_query (GstAvhwElementDevice * d,
+    GstElement * element, GstQuery * query);
+
+G_END_DECLS

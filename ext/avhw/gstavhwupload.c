@@ -1,0 +1,224 @@
+/* gst-avhw: avhwupload
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-avhwupload
+ * @title: avhwupload
+ *
+ * Uploads system-memory video frames into frames of an avhw device (the
+ * backend's device memory, e.g. `memory:AVHWVulkan`). Passthrough when the
+ * input is already in device memory. Frames come from a frames context the
+ * device cache shares between elements and pipelines.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=30 ! video/x-raw,format=NV12 ! avhwupload device=vulkan ! avhwdownload ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhwupload.h"
+#include "gstavhwcapsutils.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_avhw_upload_debug);
+#define GST_CAT_DEFAULT gst_avhw_upload_debug
+
+struct _GstAvhwUpload
+{
+  GstAvhwBaseTransform parent;
+
+  GstVideoInfo in_info;
+};
+
+G_DEFINE_TYPE (GstAvhwUpload, gst_avhw_upload, GST_TYPE_AVHW_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (avhwupload, "avhwupload", GST_RANK_NONE,
+    GST_TYPE_AVHW_UPLOAD);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
+
+#define DEVICE(s) gst_avhw_base_transform_get_device (GST_AVHW_BASE_TRANSFORM (s))
+
+static GstCaps *
+gst_avhw_upload_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstAvhwDevice *device = DEVICE (trans);
+  GstCaps *res;
+
+  if (!device) {
+    res = gst_caps_ref (caps);
+  } else if (direction == GST_PAD_SINK) {
+    /* upstream system memory -> our device memory, or passthrough */
+    res = gst_avhw_caps_switch_memory (device, caps, TRUE, TRUE);
+  } else {
+    res = gst_avhw_caps_switch_memory (device, caps, FALSE, FALSE);
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+static gboolean
+gst_avhw_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
+
+  if (!gst_video_info_from_caps (&self->in_info, incaps))
+    return FALSE;
+  gst_base_transform_set_passthrough (trans,
+      gst_caps_is_equal (incaps, outcaps));
+  return TRUE;
+}
+
+static gboolean
+gst_avhw_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstAvhwDevice *device = DEVICE (trans);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  GstVideoInfo info;
+  guint min = 0, max = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+
+  pool = gst_avhw_buffer_pool_new (device);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_ELEMENT_ERROR (trans, RESOURCE, SETTINGS,
+        ("Device %s cannot hold %s %dx%d frames.",
+            gst_avhw_device_get_name (device),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+            GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info)),
+        ("The frames context could not be made; see the avhwcache debug log."));
+    gst_object_unref (pool);
+    return FALSE;
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool,
+        GST_VIDEO_INFO_SIZE (&info), min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
+        min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+gst_avhw_upload_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstStructure *config;
+
+  if (gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (gst_avhw_upload_parent_class)
+        ->propose_allocation (trans, decide_query, query);
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return TRUE;
+  if (gst_query_get_n_allocation_pools (query) == 0) {
+    /* Upstream writes into plain memory we read from once, per frame. */
+    pool = gst_video_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps,
+        GST_VIDEO_INFO_SIZE (&info), 0, 0);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (gst_buffer_pool_set_config (pool, config))
+      gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
+          0, 0);
+    gst_object_unref (pool);
+  }
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_avhw_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
+  GstAvhwDevice *device = DEVICE (trans);
+  AVFrame *hw = gst_avhw_buffer_peek_frame (outbuf);
+  AVFrame *sw;
+  GstVideoFrame vframe;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!hw) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("output buffer is not avhw device memory"));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&vframe, &self->in_info, inbuf, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
+        ("could not map the input frame"));
+    return GST_FLOW_ERROR;
+  }
+  sw = av_frame_alloc ();
+  gst_avhw_frame_wrap_video_frame (sw, &vframe);
+  ok = gst_avhw_backend_upload (gst_avhw_device_get_backend (device), hw, sw,
+      &err);
+  av_frame_free (&sw);
+  gst_video_frame_unmap (&vframe);
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Upload to %s failed.", gst_avhw_device_get_name (device)),
+        ("%s", err->message));
+    g_clear_error (&err);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static void
+gst_avhw_upload_class_init (GstAvhwUploadClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "avhw uploader", "Filter/Video/Hardware",
+      "Uploads system-memory video into avhw device memory",
+      "gst-avhw developers");
+
+  trans_class->passthrough_on_same_caps = TRUE;
+  trans_class->transform_caps = gst_avhw_upload_transform_caps;
+  trans_class->set_caps = gst_avhw_upload_set_caps;
+  trans_class->decide_allocation = gst_avhw_upload_decide_allocation;
+  trans_class->propose_allocation = gst_avhw_upload_propose_allocation;
+  trans_class->transform = gst_avhw_upload_transform;
+
+  GST_DEBUG_CATEGORY_INIT (gst_avhw_upload_debug, "avhwupload", 0,
+      "avhwupload");
+}
+
+static void
+gst_avhw_upload_init (GstAvhwUpload * self)
+{
+}

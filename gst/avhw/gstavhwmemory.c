@@ -1,0 +1,423 @@
+/* gst-avhw: GstMemory holding one hardware frame
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <libavutil/pixdesc.h>
+
+#include "gstavhw.h"
+#include "gstavhwmemory.h"
+
+GST_DEBUG_CATEGORY_STATIC (avhw_memory_debug);
+#define GST_CAT_DEFAULT avhw_memory_debug
+
+/**
+ * SECTION:gstavhwmemory
+ * @title: GstAvhwMemory
+ * @short_description: a hardware frame as GstMemory
+ *
+ * A #GstAvhwMemory owns one reference to a hardware AVFrame, and through its
+ * `hw_frames_ctx` to the frames context and device context: the frame, its
+ * pool and its device live as long as the memory does, in any pipeline.
+ *
+ * Mapping with GST_MAP_READ downloads the frame once per map into a host
+ * staging copy laid out as the #GstVideoInfo given at creation (the buffer's
+ * GstVideoMeta says the same); GST_MAP_WRITE uploads the staging copy when
+ * the last write map ends. GST_MAP_AVHW maps the AVFrame itself, with no
+ * transfer.
+ */
+
+struct _GstAvhwMemory
+{
+  GstMemory mem;
+
+  GstAvhwDevice *device;
+  AVFrame *frame;
+  GstVideoInfo info;
+
+  GMutex lock;
+  guint8 *staging;
+  guint n_maps;
+  gboolean dirty;
+};
+
+typedef struct
+{
+  GstAllocator parent;
+} GstAvhwAllocator;
+
+typedef struct
+{
+  GstAllocatorClass parent_class;
+} GstAvhwAllocatorClass;
+
+static GType gst_avhw_allocator_get_type (void);
+G_DEFINE_TYPE (GstAvhwAllocator, gst_avhw_allocator, GST_TYPE_ALLOCATOR);
+
+static GstAllocator *avhw_allocator;
+
+static void
+no_free (void *opaque, uint8_t * data)
+{
+}
+
+/* Points @dst's plane @i at @data. FFmpeg's av_hwframe_transfer_data()
+ * replaces a destination frame that has no buffers with one it allocates,
+ * so each plane also gets a buffer that does not own the memory. */
+static gboolean
+wrap_plane (AVFrame * dst, guint i, guint8 * data, gint stride, gint rows)
+{
+  dst->data[i] = data;
+  dst->linesize[i] = stride;
+  dst->buf[i] = av_buffer_create (data, (size_t) stride * rows, no_free, NULL,
+      0);
+  return dst->buf[i] != NULL;
+}
+
+static gint
+plane_rows (const GstVideoInfo * info, guint plane)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if (GST_VIDEO_INFO_COMP_PLANE (info, c) == plane)
+      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+  return GST_VIDEO_INFO_HEIGHT (info);
+}
+
+static gboolean
+wrap_planes (AVFrame * dst, const GstVideoInfo * info, guint8 ** data,
+    const gint * strides)
+{
+  enum AVPixelFormat fmt = gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (info));
+  guint i;
+
+  if (fmt == AV_PIX_FMT_NONE)
+    return FALSE;
+  dst->format = fmt;
+  dst->width = GST_VIDEO_INFO_WIDTH (info);
+  dst->height = GST_VIDEO_INFO_HEIGHT (info);
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
+    if (!wrap_plane (dst, i, data[i], strides[i], plane_rows (info, i)))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * gst_avhw_frame_wrap_video_frame: (skip)
+ * @dst: an empty AVFrame
+ * @vframe: a mapped system-memory video frame
+ *
+ * Points @dst's planes at @vframe's, without copying or owning them:
+ * @vframe must stay mapped while @dst is used. Free @dst with
+ * av_frame_free().
+ *
+ * Returns: %FALSE when the format has no FFmpeg equivalent
+ */
+gboolean
+gst_avhw_frame_wrap_video_frame (AVFrame * dst, const GstVideoFrame * vframe)
+{
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  guint i;
+
+  for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (vframe); i++)
+    data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, i);
+  return wrap_planes (dst, &vframe->info, data, vframe->info.stride);
+}
+
+/* Points a software AVFrame at the staging copy. */
+static void
+wrap_staging (GstAvhwMemory * m, AVFrame * sw)
+{
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  guint i;
+
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (&m->info); i++)
+    data[i] = m->staging + GST_VIDEO_INFO_PLANE_OFFSET (&m->info, i);
+  wrap_planes (sw, &m->info, data, m->info.stride);
+}
+
+static gboolean
+transfer (GstAvhwMemory * m, gboolean download)
+{
+  GstAvhwBackend *backend = gst_avhw_device_get_backend (m->device);
+  AVFrame *sw = av_frame_alloc ();
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!sw)
+    return FALSE;
+  wrap_staging (m, sw);
+  /* A decoded frame can be smaller than its surface (1080 in 1088). */
+  sw->width = MIN (sw->width, m->frame->width);
+  sw->height = MIN (sw->height, m->frame->height);
+  ok = download ? gst_avhw_backend_download (backend, sw, m->frame, &err) :
+      gst_avhw_backend_upload (backend, m->frame, sw, &err);
+  if (!ok) {
+    GST_ERROR ("%s: %s", gst_avhw_device_get_name (m->device), err->message);
+    g_clear_error (&err);
+  }
+  av_frame_free (&sw);
+  return ok;
+}
+
+static gpointer
+avhw_mem_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
+{
+  GstAvhwMemory *m = (GstAvhwMemory *) mem;
+  gpointer ret = NULL;
+
+  if (flags & GST_MAP_AVHW)
+    return m->frame;
+
+  g_mutex_lock (&m->lock);
+  if (!m->staging)
+    m->staging = g_malloc (GST_VIDEO_INFO_SIZE (&m->info));
+  if (m->n_maps == 0 && !m->dirty && (flags & GST_MAP_READ)
+      && !transfer (m, TRUE))
+    goto out;
+  m->n_maps++;
+  if (flags & GST_MAP_WRITE)
+    m->dirty = TRUE;
+  ret = m->staging;
+out:
+  g_mutex_unlock (&m->lock);
+  return ret;
+}
+
+static void
+avhw_mem_unmap_full (GstMemory * mem, GstMapInfo * info)
+{
+  GstAvhwMemory *m = (GstAvhwMemory *) mem;
+
+  if (info->flags & GST_MAP_AVHW)
+    return;
+  g_mutex_lock (&m->lock);
+  if (--m->n_maps == 0 && m->dirty) {
+    transfer (m, FALSE);
+    m->dirty = FALSE;
+  }
+  if (m->n_maps == 0 && !m->dirty)
+    g_clear_pointer (&m->staging, g_free);
+  g_mutex_unlock (&m->lock);
+}
+
+static GstMemory *
+avhw_mem_copy (GstMemory * mem, gssize offset, gssize size)
+{
+  GstAvhwMemory *m = (GstAvhwMemory *) mem;
+  GstMemory *copy = NULL;
+  AVFrame *frame;
+  GError *err = NULL;
+
+  if (offset != 0 || (size != -1 && (gsize) size != mem->size))
+    return NULL;
+  frame = av_frame_alloc ();
+  if (av_hwframe_get_buffer (m->frame->hw_frames_ctx, frame, 0) < 0) {
+    av_frame_free (&frame);
+    return NULL;
+  }
+  frame->width = m->frame->width;
+  frame->height = m->frame->height;
+  if (!gst_avhw_backend_copy (gst_avhw_device_get_backend (m->device), frame,
+          m->frame, &err)) {
+    /* No device-to-device copy: go through the host. */
+    GstMapInfo in;
+    g_clear_error (&err);
+    copy = gst_avhw_memory_new (m->device, frame, &m->info);
+    if (gst_memory_map (mem, &in, GST_MAP_READ)) {
+      GstMapInfo out;
+      if (gst_memory_map (copy, &out, GST_MAP_WRITE)) {
+        memcpy (out.data, in.data, MIN (in.size, out.size));
+        gst_memory_unmap (copy, &out);
+      }
+      gst_memory_unmap (mem, &in);
+    }
+    return copy;
+  }
+  return gst_avhw_memory_new (m->device, frame, &m->info);
+}
+
+static GstMemory *
+avhw_mem_share (GstMemory * mem, gssize offset, gssize size)
+{
+  return NULL;
+}
+
+static GstMemory *
+avhw_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
+{
+  g_critical ("AVHWMemory is made from hardware frames, use "
+      "gst_avhw_memory_new() or a GstAvhwBufferPool");
+  return NULL;
+}
+
+static void
+avhw_free (GstAllocator * allocator, GstMemory * mem)
+{
+  GstAvhwMemory *m = (GstAvhwMemory *) mem;
+
+  av_frame_free (&m->frame);
+  gst_clear_object (&m->device);
+  g_free (m->staging);
+  g_mutex_clear (&m->lock);
+  g_free (m);
+}
+
+static void
+gst_avhw_allocator_class_init (GstAvhwAllocatorClass * klass)
+{
+  GstAllocatorClass *aclass = GST_ALLOCATOR_CLASS (klass);
+
+  aclass->alloc = avhw_alloc;
+  aclass->free = avhw_free;
+}
+
+static void
+gst_avhw_allocator_init (GstAvhwAllocator * self)
+{
+  GstAllocator *alloc = GST_ALLOCATOR_CAST (self);
+
+  alloc->mem_type = GST_AVHW_MEMORY_NAME;
+  alloc->mem_map = avhw_mem_map;
+  alloc->mem_unmap_full = avhw_mem_unmap_full;
+  alloc->mem_copy = avhw_mem_copy;
+  alloc->mem_share = avhw_mem_share;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+static GstAllocator *
+get_allocator (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    gst_avhw_init ();
+    GST_DEBUG_CATEGORY_INIT (avhw_memory_debug, "avhwmemory", 0,
+        "gst-avhw device memory");
+    avhw_allocator = g_object_new (gst_avhw_allocator_get_type (), NULL);
+    gst_object_ref_sink (avhw_allocator);
+    GST_OBJECT_FLAG_SET (avhw_allocator, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    gst_allocator_register (GST_AVHW_MEMORY_NAME,
+        gst_object_ref (avhw_allocator));
+    g_once_init_leave (&done, 1);
+  }
+  return avhw_allocator;
+}
+
+/**
+ * gst_is_avhw_memory:
+ * @mem: a #GstMemory
+ *
+ * Returns: %TRUE when @mem is a #GstAvhwMemory
+ */
+gboolean
+gst_is_avhw_memory (GstMemory * mem)
+{
+  return mem && mem->allocator
+      && g_type_is_a (G_OBJECT_TYPE (mem->allocator),
+      gst_avhw_allocator_get_type ());
+}
+
+/**
+ * gst_avhw_memory_new: (skip)
+ * @device: the device the frame lives on
+ * @frame: (transfer full): a hardware AVFrame with `hw_frames_ctx`
+ * @info: the frame's software layout (format, size); the staging copy and
+ *   the buffer's video meta follow it
+ *
+ * Returns: (transfer full): a new memory owning @frame
+ */
+GstMemory *
+gst_avhw_memory_new (GstAvhwDevice * device, AVFrame * frame,
+    const GstVideoInfo * info)
+{
+  GstAvhwMemory *m;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  g_return_val_if_fail (frame && frame->hw_frames_ctx, NULL);
+  m = g_new0 (GstAvhwMemory, 1);
+  gst_memory_init (GST_MEMORY_CAST (m), GST_MEMORY_FLAG_NO_SHARE,
+      get_allocator (), NULL, GST_VIDEO_INFO_SIZE (info), 0, 0,
+      GST_VIDEO_INFO_SIZE (info));
+  m->device = gst_object_ref (device);
+  m->frame = frame;
+  m->info = *info;
+  g_mutex_init (&m->lock);
+  return GST_MEMORY_CAST (m);
+}
+
+/**
+ * gst_avhw_buffer_new: (skip)
+ * @device: the device the frame lives on
+ * @frame: (transfer full): a hardware AVFrame
+ * @info: the frame's software layout
+ *
+ * Returns: (transfer full): a buffer holding one #GstAvhwMemory and a
+ *   GstVideoMeta describing its staging layout
+ */
+GstBuffer *
+gst_avhw_buffer_new (GstAvhwDevice * device, AVFrame * frame,
+    const GstVideoInfo * info)
+{
+  GstBuffer *buf = gst_buffer_new ();
+  GstMemory *mem = gst_avhw_memory_new (device, frame, info);
+
+  if (!mem) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  gst_buffer_append_memory (buf, mem);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      (gsize *) info->offset, (gint *) info->stride);
+  return buf;
+}
+
+/**
+ * gst_avhw_memory_get_frame: (skip)
+ * @mem: a #GstAvhwMemory
+ *
+ * Returns: (transfer none): the hardware AVFrame; av_frame_ref() it to keep it
+ */
+AVFrame *
+gst_avhw_memory_get_frame (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_avhw_memory (mem), NULL);
+  return ((GstAvhwMemory *) mem)->frame;
+}
+
+/**
+ * gst_avhw_memory_get_device:
+ * @mem: a #GstAvhwMemory
+ *
+ * Returns: (transfer none): the device the frame lives on
+ */
+GstAvhwDevice *
+gst_avhw_memory_get_device (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_avhw_memory (mem), NULL);
+  return ((GstAvhwMemory *) mem)->device;
+}
+
+/**
+ * gst_avhw_buffer_peek_frame: (skip)
+ * @buffer: a #GstBuffer
+ *
+ * Returns: (transfer none) (nullable): the hardware frame of @buffer when it
+ *   holds exactly one #GstAvhwMemory, else %NULL
+ */
+AVFrame *
+gst_avhw_buffer_peek_frame (GstBuffer * buffer)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_avhw_memory (mem) ? ((GstAvhwMemory *) mem)->frame : NULL;
+}

@@ -1,0 +1,55 @@
+/* gst-avhw: GstMemory holding one hardware frame
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/video/video.h>
+#include <gst/avhw/gstavhwdevice.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GST_AVHW_MEMORY_NAME:
+ *
+ * The allocator / memory type name of #GstAvhwMemory.
+ */
+#define GST_AVHW_MEMORY_NAME "AVHWMemory"
+
+/**
+ * GST_MAP_AVHW:
+ *
+ * Map flag: map the memory for code that stays on the device. The mapped
+ * data is the `AVFrame *` of the hardware frame (its `data[]` hold the
+ * device handles: a CUdeviceptr for cuda, an AVVkFrame * for vulkan, a
+ * cl_mem per plane for opencl) and nothing is downloaded. Combine it with
+ * GST_MAP_READ and/or GST_MAP_WRITE.
+ */
+#define GST_MAP_AVHW ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
+
+typedef struct _GstAvhwMemory GstAvhwMemory;
+
+GST_AVHW_API
+gboolean gst_is_avhw_memory (GstMemory * mem);
+
+GST_AVHW_API
+GstMemory * gst_avhw_memory_new (GstAvhwDevice * device, AVFrame * frame,
+    const GstVideoInfo * info);
+
+GST_AVHW_API
+GstBuffer * gst_avhw_buffer_new (GstAvhwDevice * device, AVFrame * frame,
+    const GstVideoInfo * info);
+
+GST_AVHW_API
+AVFrame * gst_avhw_memory_get_frame (GstMemory * mem);
+
+GST_AVHW_API
+GstAvhwDevice * gst_avhw_memory_get_device (GstMemory * mem);
+
+GST_AVHW_API
+AVFrame * gst_avhw_buffer_peek_frame (GstBuffer * buffer);
+
+GST_AVHW_API
+gboolean gst_avhw_frame_wrap_video_frame (AVFrame * dst,
+    const GstVideoFrame * vframe);
+
+G_END_DECLS

@@ -1,0 +1,40 @@
+/* gst-avhw tests: shared helpers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stdlib.h>
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include <gst/avhw/gstavhw.h>
+
+/* Exit 77 (Meson: SKIP) naming the reason when no device matches
+ * @device_string. Uses the cheap enumeration only: opening a device in the
+ * parent of check's forked tests would share its threads with them. */
+static inline void
+avhw_test_require_device (const gchar * device_string)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  GString *why = g_string_new (NULL);
+  gboolean found = FALSE;
+
+  for (l = list; l && !found; l = l->next) {
+    const gchar *name = gst_avhw_backend_get_name (l->data);
+    gchar *reason = NULL;
+
+    if (g_strcmp0 (device_string, "auto") != 0
+        && !g_str_has_prefix (device_string, name))
+      continue;
+    found = gst_avhw_backend_get_n_devices (l->data, &reason) > 0;
+    if (!found)
+      g_string_append_printf (why, " %s: %s;", name, reason);
+    g_free (reason);
+  }
+  g_list_free_full (list, gst_object_unref);
+  if (!found) {
+    g_print ("SKIP: no avhw device for \"%s\":%s\n", device_string,
+        why->len ? why->str : " backend not installed");
+    exit (77);
+  }
+  g_string_free (why, TRUE);
+}

@@ -1,0 +1,266 @@
+/* gst-avhw tests: one device along a pipeline and across pipelines
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "../avhw-test-utils.h"
+
+#define PIPELINE "videotestsrc num-buffers=3 ! video/x-raw,format=I420," \
+  "width=64,height=48 ! avhwupload name=up device=%s ! avhwdownload " \
+  "name=down ! fakesink name=sink"
+
+static GstElement *
+make_pipeline (const gchar * device)
+{
+  gchar *desc = g_strdup_printf (PIPELINE, device);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+
+  fail_unless (p != NULL, "%s", err ? err->message : "");
+  g_free (desc);
+  return p;
+}
+
+static GstAvhwDevice *
+active_device (GstElement * pipeline, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstAvhwDevice *dev = NULL;
+
+  g_object_get (e, "active-device", &dev, NULL);
+  gst_object_unref (e);
+  return dev;
+}
+
+/* Runs to EOS; returns the error message text or NULL. Leaves the pipeline
+ * in PLAYING (or where it failed) so active devices can be read. */
+static gchar *
+run (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  gchar *ret = NULL;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "pipeline neither ended nor failed in 30 s");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &err, &dbg);
+    ret = g_strdup_printf ("%s | %s", err->message, dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  return ret;
+}
+
+static guint64
+opens (void)
+{
+  guint64 n;
+  gst_avhw_cache_get_stats (NULL, NULL, &n, NULL);
+  return n;
+}
+
+GST_START_TEST (test_elements_share_one_device)
+{
+  GstElement *p = make_pipeline ("auto");
+  guint64 before;
+  gchar *err;
+  GstAvhwDevice *up, *down;
+
+  gst_avhw_cache_clear ();
+  before = opens ();
+  err = run (p);
+
+  fail_unless (err == NULL, "%s", err);
+  up = active_device (p, "up");
+  down = active_device (p, "down");
+  fail_unless (up != NULL && up == down);
+  fail_unless_equals_uint64 (opens () - before, 1);
+  gst_object_unref (up);
+  gst_object_unref (down);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
+static GstBusSyncReply
+need_context_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  const gchar *type;
+  GstAvhwDevice *device = user_data;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT
+      && gst_message_parse_context_type (msg, &type)
+      && g_str_equal (type, GST_AVHW_DEVICE_CONTEXT_TYPE)) {
+    GstContext *ctx = gst_avhw_context_new (device);
+    gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (msg)), ctx);
+    gst_context_unref (ctx);
+  }
+  return GST_BUS_PASS;
+}
+
+/* The application answers NEED_CONTEXT with its own device, which the cache
+ * does not know: both elements must use it and nothing new is opened. */
+GST_START_TEST (test_application_device_from_bus)
+{
+  GstAvhwDevice *app = gst_avhw_device_open_uncached ("auto", NULL, NULL);
+  GstElement *p = make_pipeline ("auto");
+  GstBus *bus = gst_element_get_bus (p);
+  guint64 before;
+  gchar *err;
+  GstAvhwDevice *up, *down;
+
+  fail_unless (app != NULL);
+  gst_bus_set_sync_handler (bus, need_context_handler, app, NULL);
+  before = opens ();
+  err = run (p);
+  fail_unless (err == NULL, "%s", err);
+  up = active_device (p, "up");
+  down = active_device (p, "down");
+  fail_unless (up == app && down == app);
+  fail_unless_equals_uint64 (opens (), before);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (up);
+  gst_object_unref (down);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  gst_object_unref (app);
+}
+
+GST_END_TEST;
+
+/* The application sets the context on two pipelines up front. */
+GST_START_TEST (test_application_device_on_pipelines)
+{
+  GstAvhwDevice *app = gst_avhw_device_open_uncached ("auto", NULL, NULL);
+  GstContext *ctx = gst_avhw_context_new (app);
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstElement *p = make_pipeline ("auto");
+    GstAvhwDevice *up;
+    gchar *err;
+
+    gst_element_set_context (p, ctx);
+    err = run (p);
+    fail_unless (err == NULL, "%s", err);
+    up = active_device (p, "up");
+    fail_unless (up == app);
+    gst_object_unref (up);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+  }
+  gst_context_unref (ctx);
+  gst_object_unref (app);
+}
+
+GST_END_TEST;
+
+/* Pipelines built one after the other reuse the cached device. */
+GST_START_TEST (test_sequential_pipelines_reuse)
+{
+  guint64 before, first = 0;
+  guint i;
+
+  gst_avhw_cache_clear ();
+  before = opens ();
+  for (i = 0; i < 3; i++) {
+    GstElement *p = make_pipeline ("auto");
+    GstAvhwDevice *up;
+    gchar *err = run (p);
+
+    fail_unless (err == NULL, "%s", err);
+    up = active_device (p, "up");
+    if (i == 0)
+      first = gst_avhw_device_get_context_id (up);
+    fail_unless (gst_avhw_device_get_context_id (up) == first);
+    gst_object_unref (up);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+  }
+  fail_unless_equals_uint64 (opens () - before, 1);
+}
+
+GST_END_TEST;
+
+/* With reuse off, each pipeline opens its own device context. */
+GST_START_TEST (test_sequential_pipelines_no_reuse)
+{
+  guint64 before = opens ();
+  guint i;
+
+  gst_avhw_cache_set_reuse (FALSE);
+  for (i = 0; i < 2; i++) {
+    GstElement *p = make_pipeline ("auto");
+    gchar *err = run (p);
+
+    fail_unless (err == NULL, "%s", err);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+  }
+  fail_unless_equals_uint64 (opens () - before, 2);
+  gst_avhw_cache_set_reuse (TRUE);
+}
+
+GST_END_TEST;
+
+static void
+expect_error (const gchar * device, const gchar * needle)
+{
+  GstElement *p = make_pipeline (device);
+  gchar *err = run (p);
+
+  fail_unless (err != NULL, "device=%s did not fail", device);
+  fail_unless (strstr (err, needle) != NULL, "\"%s\" not in: %s", needle, err);
+  fail_unless (strstr (err, device) != NULL, "device not named in: %s", err);
+  g_print ("device=%s -> %s\n", device, err);
+  g_free (err);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_START_TEST (test_bad_device_property)
+{
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
+  const gchar *name = gst_avhw_backend_get_name
+      (gst_avhw_device_get_backend (dev));
+  gchar *far = g_strdup_printf ("%s:77", name);
+  gchar *bad = g_strdup_printf ("%s:x", name);
+
+  expect_error ("nosuch", "unknown avhw backend");
+  expect_error (far, "out of range");
+  expect_error (bad, "invalid device index");
+  g_free (far);
+  g_free (bad);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+static Suite *
+context_suite (void)
+{
+  Suite *s = suite_create ("avhw-context");
+  TCase *tc = tcase_create ("general");
+
+  avhw_test_require_device ("auto");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_elements_share_one_device);
+  tcase_add_test (tc, test_application_device_from_bus);
+  tcase_add_test (tc, test_application_device_on_pipelines);
+  tcase_add_test (tc, test_sequential_pipelines_reuse);
+  tcase_add_test (tc, test_sequential_pipelines_no_reuse);
+  tcase_add_test (tc, test_bad_device_property);
+  return s;
+}
+
+GST_CHECK_MAIN (context);

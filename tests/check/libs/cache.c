@@ -1,0 +1,223 @@
+/* gst-avhw tests: the device and frames context cache
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "../avhw-test-utils.h"
+
+static guint64
+opens (void)
+{
+  guint64 n;
+
+  gst_avhw_cache_get_stats (NULL, NULL, &n, NULL);
+  return n;
+}
+
+static GstAvhwDevice *
+open_auto (void)
+{
+  GError *err = NULL;
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, &err);
+
+  fail_unless (dev != NULL, "%s", err ? err->message : "");
+  return dev;
+}
+
+GST_START_TEST (test_same_context_twice)
+{
+  guint64 before = opens ();
+  GstAvhwDevice *a = open_auto (), *b = open_auto ();
+
+  fail_unless (a == b);
+  fail_unless_equals_uint64 (gst_avhw_device_get_context_id (a),
+      gst_avhw_device_get_context_id (b));
+  fail_unless (opens () - before <= 1);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_new_context_after_clear)
+{
+  GstAvhwDevice *a = open_auto (), *b;
+  guint64 before = opens ();
+  guint n_devices;
+  GArray *fmts;
+  AVBufferRef *frames;
+  GError *err = NULL;
+
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_get_stats (&n_devices, NULL, NULL, NULL);
+  fail_unless_equals_int (n_devices, 0);
+  b = open_auto ();
+  fail_unless (a != b);
+  fail_unless (gst_avhw_device_get_context_id (a) !=
+      gst_avhw_device_get_context_id (b));
+  fail_unless_equals_uint64 (opens () - before, 1);
+
+  /* The device in use before the clear still works. */
+  fmts = gst_avhw_device_get_sw_formats (a);
+  fail_unless (fmts->len > 0);
+  frames = gst_avhw_device_get_frames_ctx (a, g_array_index (fmts, gint, 0),
+      64, 64, 0, &err);
+  fail_unless (frames != NULL, "%s", err ? err->message : "");
+  av_buffer_unref (&frames);
+  g_array_unref (fmts);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_reuse_disabled_at_runtime)
+{
+  GstAvhwDevice *a, *b;
+  guint n_devices;
+
+  gst_avhw_cache_set_reuse (FALSE);
+  fail_if (gst_avhw_cache_get_reuse ());
+  a = open_auto ();
+  b = open_auto ();
+  fail_unless (gst_avhw_device_get_context_id (a) !=
+      gst_avhw_device_get_context_id (b));
+  gst_avhw_cache_get_stats (&n_devices, NULL, NULL, NULL);
+  fail_unless_equals_int (n_devices, 0);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_avhw_cache_set_reuse (TRUE);
+}
+
+GST_END_TEST;
+
+/* GST_AVHW_REUSE=0 in the environment (the cache-reuse-off test). */
+GST_START_TEST (test_reuse_disabled_by_env)
+{
+  guint64 before = opens ();
+  GstAvhwDevice *a, *b;
+
+  fail_if (gst_avhw_cache_get_reuse ());
+  a = open_auto ();
+  b = open_auto ();
+  fail_unless (a != b);
+  fail_unless (gst_avhw_device_get_context_id (a) !=
+      gst_avhw_device_get_context_id (b));
+  fail_unless_equals_uint64 (opens () - before, 2);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+#define N_THREADS 8
+static GMutex gate_lock;
+static GCond gate_cond;
+static gboolean gate_open;
+
+static gpointer
+open_thread (gpointer data)
+{
+  g_mutex_lock (&gate_lock);
+  while (!gate_open)
+    g_cond_wait (&gate_cond, &gate_lock);
+  g_mutex_unlock (&gate_lock);
+  return gst_avhw_device_open ("auto", NULL, NULL);
+}
+
+GST_START_TEST (test_threads_open_once)
+{
+  GThread *threads[N_THREADS];
+  GstAvhwDevice *devs[N_THREADS];
+  guint64 before;
+  guint i;
+
+  gst_avhw_cache_clear ();
+  before = opens ();
+  gate_open = FALSE;
+  for (i = 0; i < N_THREADS; i++)
+    threads[i] = g_thread_new ("opener", open_thread, NULL);
+  g_mutex_lock (&gate_lock);
+  gate_open = TRUE;
+  g_cond_broadcast (&gate_cond);
+  g_mutex_unlock (&gate_lock);
+  for (i = 0; i < N_THREADS; i++) {
+    devs[i] = g_thread_join (threads[i]);
+    fail_unless (devs[i] != NULL);
+  }
+  for (i = 1; i < N_THREADS; i++)
+    fail_unless (devs[i] == devs[0]);
+  fail_unless_equals_uint64 (opens () - before, 1);
+  for (i = 0; i < N_THREADS; i++)
+    gst_object_unref (devs[i]);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_frames_cache_lru)
+{
+  GstAvhwDevice *dev = open_auto ();
+  GArray *fmts = gst_avhw_device_get_sw_formats (dev);
+  gint fmt = g_array_index (fmts, gint, 0);
+  AVBufferRef *a, *a2, *b, *c, *a3;
+  guint n_frames;
+  guint64 created, created2;
+
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_set_frames_limit (2);
+  a = gst_avhw_device_get_frames_ctx (dev, fmt, 64, 64, 0, NULL);
+  a2 = gst_avhw_device_get_frames_ctx (dev, fmt, 64, 64, 0, NULL);
+  fail_unless (a && a2);
+  fail_unless (a->data == a2->data, "same key gave another frames context");
+  b = gst_avhw_device_get_frames_ctx (dev, fmt, 128, 64, 0, NULL);
+  fail_unless (b && b->data != a->data);
+  c = gst_avhw_device_get_frames_ctx (dev, fmt, 64, 128, 0, NULL);
+  fail_unless (c && c->data != a->data && c->data != b->data);
+  gst_avhw_cache_get_stats (NULL, &n_frames, NULL, &created);
+  fail_unless_equals_int (n_frames, 2);
+
+  /* a was least recently used and is out; asking again makes a new one */
+  a3 = gst_avhw_device_get_frames_ctx (dev, fmt, 64, 64, 0, NULL);
+  gst_avhw_cache_get_stats (NULL, NULL, NULL, &created2);
+  fail_unless_equals_uint64 (created2, created + 1);
+  fail_unless (a3->data != a->data);
+
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_get_stats (NULL, &n_frames, NULL, NULL);
+  fail_unless_equals_int (n_frames, 0);
+  gst_avhw_cache_set_frames_limit (GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT);
+
+  av_buffer_unref (&a);
+  av_buffer_unref (&a2);
+  av_buffer_unref (&b);
+  av_buffer_unref (&c);
+  av_buffer_unref (&a3);
+  g_array_unref (fmts);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+static Suite *
+cache_suite (void)
+{
+  Suite *s = suite_create ("avhw-cache");
+  TCase *tc = tcase_create ("general");
+
+  avhw_test_require_device ("auto");
+  suite_add_tcase (s, tc);
+  if (g_getenv ("GST_AVHW_REUSE")) {
+    tcase_add_test (tc, test_reuse_disabled_by_env);
+    return s;
+  }
+  tcase_add_test (tc, test_same_context_twice);
+  tcase_add_test (tc, test_new_context_after_clear);
+  tcase_add_test (tc, test_reuse_disabled_at_runtime);
+  tcase_add_test (tc, test_threads_open_once);
+  tcase_add_test (tc, test_frames_cache_lru);
+  return s;
+}
+
+GST_CHECK_MAIN (cache);

@@ -1,0 +1,212 @@
+/* gst-avhw tests: the backend contract suite, run once per backend
+ * (AVHW_BACKEND names it); a backend that is absent or has no device here
+ * exits 77 naming why.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "../avhw-test-utils.h"
+
+static const gchar *backend_name;
+
+static GstAvhwDevice *
+open_dev (void)
+{
+  GError *err = NULL;
+  GstAvhwDevice *dev = gst_avhw_device_open (backend_name, NULL, &err);
+
+  fail_unless (dev != NULL, "%s", err ? err->message : "");
+  return dev;
+}
+
+GST_START_TEST (test_declares_contract)
+{
+  GstAvhwBackend *b = gst_avhw_backend_find (backend_name, NULL);
+
+  fail_unless (b != NULL);
+  fail_unless (gst_avhw_backend_is_available (b, NULL));
+  fail_unless (gst_avhw_backend_get_hw_device_type (b) != AV_HWDEVICE_TYPE_NONE);
+  fail_unless (gst_avhw_backend_get_hw_pix_fmt (b) != AV_PIX_FMT_NONE);
+  fail_unless (g_str_has_prefix (gst_avhw_backend_get_caps_feature (b),
+          "memory:"));
+  fail_unless (gst_avhw_backend_get_description (b) != NULL);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_open_and_cache)
+{
+  GstAvhwDevice *a = open_dev (), *b = open_dev ();
+  AVHWDeviceContext *dc;
+
+  fail_unless (a == b);
+  dc = (AVHWDeviceContext *) gst_avhw_device_get_device_ctx (a)->data;
+  fail_unless_equals_int (dc->type,
+      gst_avhw_backend_get_hw_device_type (gst_avhw_device_get_backend (a)));
+  gst_avhw_cache_clear ();
+  gst_object_unref (b);
+  b = open_dev ();
+  fail_unless (gst_avhw_device_get_context_id (a) !=
+      gst_avhw_device_get_context_id (b));
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_context_round_trip)
+{
+  GstAvhwDevice *a = open_dev (), *b = NULL;
+  GstContext *ctx = gst_avhw_context_new (a);
+
+  fail_unless (gst_avhw_context_get_device (ctx, &b));
+  fail_unless (a == b);
+  fail_unless (gst_avhw_device_matches (a, backend_name));
+  fail_unless (gst_avhw_device_matches (a, "auto"));
+  fail_if (gst_avhw_device_matches (a, "nosuch"));
+  gst_context_unref (ctx);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+/* Upload known bytes into a frame of the first format the device holds,
+ * download them back: identical. */
+GST_START_TEST (test_transfer_round_trip)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
+  GArray *fmts = gst_avhw_device_get_sw_formats (dev);
+  enum AVPixelFormat fmt = AV_PIX_FMT_NONE;
+  AVBufferRef *frames;
+  AVFrame *hw = av_frame_alloc (), *src = av_frame_alloc (),
+      *dst = av_frame_alloc ();
+  GError *err = NULL;
+  guint i;
+  int plane, y;
+
+  for (i = 0; i < fmts->len && fmt == AV_PIX_FMT_NONE; i++) {
+    if (g_array_index (fmts, gint, i) == AV_PIX_FMT_YUV420P
+        || g_array_index (fmts, gint, i) == AV_PIX_FMT_NV12)
+      fmt = g_array_index (fmts, gint, i);
+  }
+  fail_if (fmt == AV_PIX_FMT_NONE, "device holds neither yuv420p nor nv12");
+  frames = gst_avhw_device_get_frames_ctx (dev, fmt, 96, 64, 0, &err);
+  fail_unless (frames != NULL, "%s", err ? err->message : "");
+  fail_unless (av_hwframe_get_buffer (frames, hw, 0) == 0);
+  src->format = dst->format = fmt;
+  src->width = dst->width = 96;
+  src->height = dst->height = 64;
+  fail_unless (av_frame_get_buffer (src, 0) == 0);
+  fail_unless (av_frame_get_buffer (dst, 0) == 0);
+  for (plane = 0; plane < 3 && src->data[plane]; plane++)
+    for (y = 0; y < (plane ? 32 : 64); y++)
+      for (i = 0; i < (guint) src->linesize[plane]; i++)
+        src->data[plane][y * src->linesize[plane] + i] = (i * 7 + y + plane) & 0xff;
+  fail_unless (gst_avhw_backend_upload (b, hw, src, &err), "%s",
+      err ? err->message : "");
+  fail_unless (gst_avhw_backend_download (b, dst, hw, &err), "%s",
+      err ? err->message : "");
+  for (plane = 0; plane < 3 && src->data[plane]; plane++) {
+    int bytes = plane == 0 || fmt == AV_PIX_FMT_NV12 ? 96 : 48;
+    for (y = 0; y < (plane ? 32 : 64); y++)
+      fail_unless (memcmp (src->data[plane] + y * src->linesize[plane],
+              dst->data[plane] + y * dst->linesize[plane], bytes) == 0,
+          "plane %d row %d", plane, y);
+  }
+  av_frame_free (&hw);
+  av_frame_free (&src);
+  av_frame_free (&dst);
+  av_buffer_unref (&frames);
+  g_array_unref (fmts);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+/* Device-to-device copy works, or says clearly that it is not supported. */
+GST_START_TEST (test_copy_or_clear_error)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GArray *fmts = gst_avhw_device_get_sw_formats (dev);
+  AVBufferRef *frames = gst_avhw_device_get_frames_ctx (dev,
+      g_array_index (fmts, gint, 0), 64, 64, 0, NULL);
+  AVFrame *a = av_frame_alloc (), *b = av_frame_alloc ();
+  GError *err = NULL;
+
+  fail_unless (frames != NULL);
+  fail_unless (av_hwframe_get_buffer (frames, a, 0) == 0);
+  fail_unless (av_hwframe_get_buffer (frames, b, 0) == 0);
+  if (!gst_avhw_backend_copy (gst_avhw_device_get_backend (dev), b, a, &err)) {
+    fail_unless (g_error_matches (err, GST_AVHW_ERROR,
+            GST_AVHW_ERROR_NOT_SUPPORTED), "%s", err->message);
+    fail_unless (strstr (err->message, backend_name) != NULL);
+    g_print ("%s\n", err->message);
+    g_clear_error (&err);
+  }
+  av_frame_free (&a);
+  av_frame_free (&b);
+  av_buffer_unref (&frames);
+  g_array_unref (fmts);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_out_of_range_is_clear)
+{
+  GstAvhwBackend *b = gst_avhw_backend_find (backend_name, NULL);
+  gchar *str = g_strdup_printf ("%s:%u", backend_name,
+      gst_avhw_backend_get_n_devices (b, NULL));
+  GError *err = NULL;
+
+  fail_if (gst_avhw_device_open (str, NULL, &err) != NULL);
+  fail_unless (g_error_matches (err, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE));
+  fail_unless (strstr (err->message, str) != NULL, "%s", err->message);
+  g_clear_error (&err);
+  g_free (str);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+static Suite *
+contract_suite (void)
+{
+  Suite *s = suite_create ("avhw-contract");
+  TCase *tc = tcase_create ("general");
+  GstAvhwBackend *b;
+  GError *err = NULL;
+  gchar *reason = NULL;
+
+  backend_name = g_getenv ("AVHW_BACKEND");
+  if (!backend_name)
+    backend_name = "vulkan";
+  b = gst_avhw_backend_find (backend_name, &err);
+  if (!b) {
+    g_print ("SKIP: backend %s: %s\n", backend_name, err->message);
+    exit (77);
+  }
+  if (gst_avhw_backend_get_n_devices (b, &reason) == 0) {
+    g_print ("SKIP: backend %s has no device here: %s\n", backend_name,
+        reason);
+    exit (77);
+  }
+  gst_object_unref (b);
+  g_print ("contract suite on backend %s\n", backend_name);
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_declares_contract);
+  tcase_add_test (tc, test_open_and_cache);
+  tcase_add_test (tc, test_context_round_trip);
+  tcase_add_test (tc, test_transfer_round_trip);
+  tcase_add_test (tc, test_copy_or_clear_error);
+  tcase_add_test (tc, test_out_of_range_is_clear);
+  return s;
+}
+
+GST_CHECK_MAIN (contract);

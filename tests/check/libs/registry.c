@@ -1,0 +1,350 @@
+/* gst-avhw tests: backend registry, device strings, errors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "../avhw-test-utils.h"
+
+/* A backend whose FFmpeg device type this FFmpeg lacks: what a vendor
+ * backend looks like on a stock FFmpeg. Leaves every optional vfunc to the
+ * contract's defaults. */
+typedef struct { GstAvhwBackend parent; } GstAvhwDummyBackend;
+typedef struct { GstAvhwBackendClass parent; } GstAvhwDummyBackendClass;
+static GType gst_avhw_dummy_backend_get_type (void);
+G_DEFINE_TYPE (GstAvhwDummyBackend, gst_avhw_dummy_backend,
+    GST_TYPE_AVHW_BACKEND);
+
+static guint
+dummy_get_n_devices (GstAvhwBackend * b, gchar ** reason)
+{
+  return 1;                     /* never asked: the type is unavailable */
+}
+
+static void
+gst_avhw_dummy_backend_class_init (GstAvhwDummyBackendClass * klass)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (klass);
+
+  gst_avhw_backend_class_init_contract (klass);
+  b->name = "dummy";
+  b->hw_device_type = "nosuchtype";
+  b->hw_pix_fmt = "nosuchfmt";
+  b->caps_feature = "memory:AVHWDummy";
+  b->get_n_devices = dummy_get_n_devices;
+}
+
+static void
+gst_avhw_dummy_backend_init (GstAvhwDummyBackend * b)
+{
+}
+
+/* A backend built for a contract version this library does not speak. */
+typedef struct { GstAvhwBackend parent; } GstAvhwFutureBackend;
+typedef struct { GstAvhwBackendClass parent; } GstAvhwFutureBackendClass;
+static GType gst_avhw_future_backend_get_type (void);
+G_DEFINE_TYPE (GstAvhwFutureBackend, gst_avhw_future_backend,
+    GST_TYPE_AVHW_BACKEND);
+
+static void
+gst_avhw_future_backend_class_init (GstAvhwFutureBackendClass * klass)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (klass);
+
+  b->contract_version = 99;
+  b->name = "future";
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = "memory:AVHWFuture";
+  b->get_n_devices = dummy_get_n_devices;
+}
+
+static void
+gst_avhw_future_backend_init (GstAvhwFutureBackend * b)
+{
+}
+
+static gboolean
+test_backends_init (GstPlugin * plugin)
+{
+  return gst_avhw_backend_register (plugin, gst_avhw_dummy_backend_get_type ())
+      && gst_avhw_backend_register (plugin,
+      gst_avhw_future_backend_get_type ());
+}
+
+static gboolean
+expect_no_backend (void)
+{
+  return g_getenv ("AVHW_EXPECT_NO_BACKEND") != NULL;
+}
+
+static gboolean
+listed (const gchar * name)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  gboolean found = FALSE;
+
+  for (l = list; l; l = l->next)
+    found |= g_str_equal (gst_avhw_backend_get_name (l->data), name);
+  g_list_free_full (list, gst_object_unref);
+  return found;
+}
+
+/* Every backend this tree built is found through GST_PLUGIN_PATH alone
+ * (the test's registry has no system plugin path) and opens a device. */
+GST_START_TEST (test_built_backends_listed_and_opened)
+{
+  gchar **built = g_strsplit (g_getenv ("AVHW_BUILT_BACKENDS"), ",", -1);
+  guint i, opened = 0;
+
+  for (i = 0; built[i] && *built[i]; i++) {
+    GstAvhwBackend *b;
+    GstAvhwDevice *dev;
+    GError *err = NULL;
+    gchar *reason = NULL;
+
+    fail_unless (listed (built[i]), "backend %s not listed", built[i]);
+    b = gst_avhw_backend_find (built[i], &err);
+    fail_unless (b != NULL, "%s", err ? err->message : "");
+    if (gst_avhw_backend_get_n_devices (b, &reason) == 0) {
+      g_print ("backend %s has no device here: %s\n", built[i], reason);
+      g_free (reason);
+      gst_object_unref (b);
+      continue;
+    }
+    dev = gst_avhw_device_open (built[i], NULL, &err);
+    fail_unless (dev != NULL, "%s", err ? err->message : "");
+    fail_unless (gst_avhw_device_get_backend (dev) == b);
+    fail_unless_equals_int (gst_avhw_device_get_index (dev), 0);
+    {
+      gchar *expect = g_strdup_printf ("%s:0", built[i]);
+      fail_unless_equals_string (gst_avhw_device_get_name (dev), expect);
+      g_free (expect);
+    }
+    fail_unless (gst_avhw_device_get_context_id (dev) != 0);
+    opened++;
+    gst_object_unref (dev);
+    gst_object_unref (b);
+  }
+  g_print ("opened %u backend(s)\n", opened);
+  g_strfreev (built);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_parse_device_strings)
+{
+  gchar *name = NULL;
+  gint index = 0;
+  GError *err = NULL;
+  const gchar *bad[] = { "vulkan:x", "vul kan", ":3", "vulkan:-1", "vulkan:",
+    "cuda:1:2", "vulkan:99999999999"
+  };
+  guint i;
+
+  fail_unless (gst_avhw_device_parse_string ("auto", &name, &index, NULL));
+  fail_unless (name == NULL && index == -1);
+  fail_unless (gst_avhw_device_parse_string ("", &name, &index, NULL));
+  fail_unless (name == NULL && index == -1);
+  fail_unless (gst_avhw_device_parse_string (NULL, &name, &index, NULL));
+  fail_unless (gst_avhw_device_parse_string ("cuda:1", &name, &index, NULL));
+  fail_unless_equals_string (name, "cuda");
+  fail_unless_equals_int (index, 1);
+  g_free (name);
+  fail_unless (gst_avhw_device_parse_string ("vulkan", &name, &index, NULL));
+  fail_unless_equals_string (name, "vulkan");
+  fail_unless_equals_int (index, -1);
+  g_free (name);
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    fail_if (gst_avhw_device_parse_string (bad[i], &name, &index, &err),
+        "\"%s\" parsed", bad[i]);
+    fail_unless (g_error_matches (err, GST_AVHW_ERROR,
+            GST_AVHW_ERROR_INVALID_ARGUMENT));
+    fail_unless (strstr (err->message, bad[i]) != NULL, "%s", err->message);
+    g_clear_error (&err);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_unknown_backend_lists_installed)
+{
+  GError *err = NULL;
+  GstAvhwDevice *dev = gst_avhw_device_open ("nosuch:0", NULL, &err);
+  gchar *names = gst_avhw_backend_list_names ();
+
+  fail_unless (dev == NULL);
+  fail_unless (g_error_matches (err, GST_AVHW_ERROR,
+          GST_AVHW_ERROR_UNKNOWN_BACKEND));
+  fail_unless (strstr (err->message, "\"nosuch\"") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, names) != NULL, "%s", err->message);
+  g_print ("%s\n", err->message);
+  g_clear_error (&err);
+  g_free (names);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_index_out_of_range)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+
+  for (l = list; l; l = l->next) {
+    const gchar *name = gst_avhw_backend_get_name (l->data);
+    guint n = gst_avhw_backend_get_n_devices (l->data, NULL);
+    gchar *str = g_strdup_printf ("%s:%u", name, n + 3);
+    GError *err = NULL;
+
+    fail_if (gst_avhw_device_open (str, NULL, &err) != NULL);
+    fail_unless (g_error_matches (err, GST_AVHW_ERROR,
+            GST_AVHW_ERROR_NO_DEVICE), "%s", err->message);
+    fail_unless (strstr (err->message, str) != NULL, "%s", err->message);
+    g_print ("%s\n", err->message);
+    g_clear_error (&err);
+    g_free (str);
+  }
+  g_list_free_full (list, gst_object_unref);
+}
+
+GST_END_TEST;
+
+/* A backend naming a device type this FFmpeg lacks is listed, has no device
+ * and says why; asking for it is a clear error. */
+GST_START_TEST (test_unavailable_device_type)
+{
+  GstAvhwBackend *b = gst_avhw_backend_find ("dummy", NULL);
+  gchar *reason = NULL;
+  GError *err = NULL;
+  GPtrArray *dec;
+
+  fail_unless (b != NULL);
+  fail_unless_equals_int (gst_avhw_backend_get_n_devices (b, &reason), 0);
+  fail_unless (strstr (reason, "nosuchtype") != NULL, "%s", reason);
+  fail_if (gst_avhw_backend_is_available (b, NULL));
+  dec = gst_avhw_backend_get_decoders (b, AV_CODEC_ID_H264);
+  fail_unless_equals_int (dec->len, 0);
+  g_ptr_array_unref (dec);
+  fail_if (gst_avhw_device_open ("dummy", NULL, &err) != NULL);
+  fail_unless (strstr (err->message, "nosuchtype") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  fail_if (gst_avhw_backend_copy (b, NULL, NULL, &err));
+  g_clear_error (&err);
+  fail_if (gst_avhw_backend_wrap_device (b, NULL, &err) != NULL);
+  fail_unless (g_error_matches (err, GST_AVHW_ERROR,
+          GST_AVHW_ERROR_NOT_SUPPORTED));
+  g_clear_error (&err);
+  g_free (reason);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_contract_version_refused)
+{
+  GError *err = NULL;
+  gchar **refused;
+  gboolean seen = FALSE;
+  guint i;
+
+  fail_if (listed ("future"));
+  fail_if (gst_avhw_backend_find ("future", &err) != NULL);
+  fail_unless (strstr (err->message, "contract version 99") != NULL, "%s",
+      err->message);
+  g_print ("%s\n", err->message);
+  g_clear_error (&err);
+  refused = gst_avhw_backend_list_refused ();
+  for (i = 0; refused[i]; i++)
+    seen |= strstr (refused[i], "GstAvhwFutureBackend") != NULL;
+  fail_unless (seen);
+  g_strfreev (refused);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_backend_installed)
+{
+  GError *err = NULL;
+  GList *list = gst_avhw_backend_list ();
+
+  fail_unless (list == NULL, "%u backends found without GST_PLUGIN_PATH",
+      g_list_length (list));
+  fail_if (gst_avhw_device_open ("auto", NULL, &err) != NULL);
+  fail_unless (g_error_matches (err, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE));
+  fail_unless (strstr (err->message, "no avhw backend is installed") != NULL,
+      "%s", err->message);
+  g_clear_error (&err);
+  fail_if (gst_avhw_device_open ("vulkan", NULL, &err) != NULL);
+  fail_unless (strstr (err->message, "installed backends: none") != NULL,
+      "%s", err->message);
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_codec_and_format_maps)
+{
+  guint n, i;
+  const enum AVCodecID *ids = gst_avhw_codec_list (&n);
+  GstCaps *caps;
+
+  fail_unless (n >= 8);
+  for (i = 0; i < n; i++) {
+    caps = gst_avhw_codec_get_caps (ids[i]);
+    fail_unless (caps != NULL);
+    fail_unless_equals_int (gst_avhw_codec_from_caps (caps), ids[i]);
+    gst_caps_unref (caps);
+  }
+  caps = gst_caps_from_string ("video/x-h265, stream-format=hvc1, "
+      "alignment=au");
+  fail_unless_equals_int (gst_avhw_codec_from_caps (caps), AV_CODEC_ID_HEVC);
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("video/x-h264, alignment=nal");
+  fail_unless_equals_int (gst_avhw_codec_from_caps (caps), AV_CODEC_ID_NONE);
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("audio/x-raw");
+  fail_unless_equals_int (gst_avhw_codec_from_caps (caps), AV_CODEC_ID_NONE);
+  gst_caps_unref (caps);
+
+  fail_unless_equals_int (gst_avhw_format_to_av (GST_VIDEO_FORMAT_NV12),
+      AV_PIX_FMT_NV12);
+  fail_unless_equals_int (gst_avhw_format_to_av (GST_VIDEO_FORMAT_P010_10LE),
+      AV_PIX_FMT_P010LE);
+  fail_unless_equals_int (gst_avhw_format_from_av (AV_PIX_FMT_YUVJ420P),
+      GST_VIDEO_FORMAT_I420);
+  fail_unless_equals_int (gst_avhw_format_from_av (AV_PIX_FMT_YUV420P10LE),
+      GST_VIDEO_FORMAT_I420_10LE);
+  fail_unless_equals_int (gst_avhw_format_to_av (GST_VIDEO_FORMAT_v210),
+      AV_PIX_FMT_NONE);
+}
+
+GST_END_TEST;
+
+static Suite *
+registry_suite (void)
+{
+  Suite *s = suite_create ("avhw-registry");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_parse_device_strings);
+  if (expect_no_backend ()) {
+    tcase_add_test (tc, test_no_backend_installed);
+    return s;
+  }
+  gst_plugin_register_static (GST_VERSION_MAJOR, GST_VERSION_MINOR,
+      "avhwtestbackends", "test backends", test_backends_init, VERSION,
+      GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN);
+  tcase_add_test (tc, test_built_backends_listed_and_opened);
+  tcase_add_test (tc, test_unknown_backend_lists_installed);
+  tcase_add_test (tc, test_index_out_of_range);
+  tcase_add_test (tc, test_unavailable_device_type);
+  tcase_add_test (tc, test_contract_version_refused);
+  tcase_add_test (tc, test_codec_and_format_maps);
+  return s;
+}
+
+GST_CHECK_MAIN (registry);
