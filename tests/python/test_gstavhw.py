@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""gst-avhw from Python (PyGObject): the GstAvhw library and the elements.
+
+Run through `meson test` (which sets GI_TYPELIB_PATH, LD_LIBRARY_PATH and
+the plugin path to the build tree) or by hand inside `meson devenv`.
+Exits 77 (Meson: SKIP) when no avhw device is present.
+"""
+import sys
+import unittest
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstAvhw", "1.0")
+from gi.repository import GLib, Gst, GstAvhw  # noqa: E402
+
+Gst.init(None)
+
+PIPELINE = ("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,"
+            "height=48 ! avhwupload name=up ! avhwdownload name=down ! "
+            "fakesink")
+
+
+def run(pipeline):
+    """Runs to EOS; raises on an error message."""
+    bus = pipeline.get_bus()
+    pipeline.set_state(Gst.State.PLAYING)
+    msg = bus.timed_pop_filtered(30 * Gst.SECOND,
+                                 Gst.MessageType.EOS | Gst.MessageType.ERROR)
+    assert msg is not None, "pipeline neither ended nor failed in 30 s"
+    if msg.type == Gst.MessageType.ERROR:
+        err, dbg = msg.parse_error()
+        raise AssertionError(f"{err.message} | {dbg}")
+
+
+class LibraryTest(unittest.TestCase):
+    def test_backends_listed(self):
+        names = [b.get_name() for b in GstAvhw.Backend.list()]
+        self.assertTrue(names, "no backend found on GST_PLUGIN_PATH")
+        print("backends:", ", ".join(names))
+
+    def test_open_same_device_twice(self):
+        a = GstAvhw.Device.open("auto", None)
+        b = GstAvhw.Device.open("auto", None)
+        self.assertEqual(a.get_context_id(), b.get_context_id())
+        self.assertIs(a, b)
+
+    def test_clear_cache(self):
+        a = GstAvhw.Device.open("auto", None)
+        GstAvhw.cache_clear()
+        b = GstAvhw.Device.open("auto", None)
+        self.assertNotEqual(a.get_context_id(), b.get_context_id())
+        n_devices, n_frames, opens, _ = GstAvhw.cache_get_stats()
+        self.assertEqual(n_devices, 1)
+
+    def test_unknown_backend_is_a_clear_error(self):
+        with self.assertRaises(GLib.Error) as cm:
+            GstAvhw.Device.open("nosuch:0", None)
+        self.assertIn('unknown avhw backend "nosuch"', cm.exception.message)
+        self.assertIn("installed backends:", cm.exception.message)
+
+
+class PipelineTest(unittest.TestCase):
+    def test_application_device_through_need_context(self):
+        app = GstAvhw.Device.open_uncached("auto", None)
+        pipeline = Gst.parse_launch(PIPELINE)
+        bus = pipeline.get_bus()
+
+        def on_sync(bus, msg):
+            if msg.type == Gst.MessageType.NEED_CONTEXT:
+                ok, ctype = msg.parse_context_type()
+                if ctype == "gst.avhw.device":
+                    msg.src.set_context(GstAvhw.context_new(app))
+            return Gst.BusSyncReply.PASS
+
+        bus.set_sync_handler(on_sync)
+        run(pipeline)
+        for name in ("up", "down"):
+            dev = pipeline.get_by_name(name).get_property("active-device")
+            self.assertEqual(dev.get_context_id(), app.get_context_id())
+        pipeline.set_state(Gst.State.NULL)
+        bus.set_sync_handler(None)
+
+    def test_one_device_across_pipelines(self):
+        app = GstAvhw.Device.open_uncached("auto", None)
+        ctx = GstAvhw.context_new(app)
+        for _ in range(2):
+            pipeline = Gst.parse_launch(PIPELINE)
+            pipeline.set_context(ctx)
+            run(pipeline)
+            dev = pipeline.get_by_name("up").get_property("active-device")
+            self.assertEqual(dev.get_context_id(), app.get_context_id())
+            pipeline.set_state(Gst.State.NULL)
+
+    def test_bad_device_property_fails_clearly(self):
+        pipeline = Gst.parse_launch(PIPELINE.replace(
+            "avhwupload name=up", "avhwupload name=up device=nosuch"))
+        with self.assertRaises(AssertionError) as cm:
+            run(pipeline)
+        self.assertIn("nosuch", str(cm.exception))
+        pipeline.set_state(Gst.State.NULL)
+
+
+if __name__ == "__main__":
+    try:
+        GstAvhw.Device.open("auto", None)
+    except GLib.Error as e:
+        print(f"SKIP: no avhw device: {e.message}")
+        sys.exit(77)
+    unittest.main(verbosity=2)
