@@ -199,8 +199,9 @@ def worker(job):
                 except Exception as e:  # gi overrides raise LinkError
                     ret = e.args[0] if e.args else Gst.PadLinkReturn.REFUSED
                 if ret != Gst.PadLinkReturn.OK:
+                    short = re.sub(r', codec_data=\(buffer\)[0-9a-f]+', '', caps.to_string())
                     res['link_refused'] = '%s refused %s (%s)' % (
-                        job['decoder'], caps.to_string(), ret.value_nick)
+                        job['decoder'], short[:160], ret.value_nick)
                 else:
                     return
         add_fakesink(pad)
@@ -386,10 +387,11 @@ def write_expected(path, results, order, cmdline):
         reason = r.reason.replace('\t', ' ').replace('\n', ' ')
         new[r.file] = '%s\t%s\t# %s%s' % (r.file, st, 'ERROR: ' if r.status == 'ERROR' else '',
                                           reason[:200])
-    keys = [k for k in order if k in new] + sorted(k for k in new if k not in order)
+    # keep the existing order, add new streams in manifest order
+    keys = list(old) + [k for k in order if k not in old]
     with open(path, 'w', encoding='utf-8') as f:
         f.write('# expected conformance results: file<TAB>PASS|FAIL|SKIP<TAB># reason\n')
-        f.write('# written by: %s\n' % cmdline)
+        f.write('# last written by: %s\n' % cmdline)
         for n in notes:
             f.write(n + '\n')
         for k in keys:
