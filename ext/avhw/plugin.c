@@ -7,6 +7,7 @@
 
 #include "gstavhwupload.h"
 #include "gstavhwdownload.h"
+#include "gstavhwdec.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -15,6 +16,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (avhwupload, plugin);
   ret |= GST_ELEMENT_REGISTER (avhwdownload, plugin);
+  ret |= GST_ELEMENT_REGISTER (avhwdec, plugin);
   return ret;
 }
 

@@ -1,0 +1,863 @@
+/* gst-avhw: avhwdec
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-avhwdec
+ * @title: avhwdec
+ *
+ * Decodes H.264, H.265, AV1, VP9, VP8, MPEG-2, MPEG-4 part 2 and MJPEG
+ * through FFmpeg on an avhw device: an FFmpeg hwaccel on the native decoder
+ * or a backend's wrapper decoder (`h264_cuvid`, `h264_<vendor>dec`), in the
+ * order the backend gives. Decoded frames stay on the device
+ * (`memory:AVHW<Backend>`, no copy) when downstream takes device memory, and
+ * are downloaded once into system memory otherwise.
+ *
+ * When the device has no hardware decoder for the stream (no decoder in
+ * FFmpeg for it, or the hardware refuses the profile), `fallback=true`
+ * decodes in software with a warning and uploads when device memory is
+ * negotiated; `fallback=false` makes that an error naming the device.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! avhwdec ! avhwdownload ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=in.h265 ! h265parse ! avhwdec device=cuda:0 ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <libavutil/pixdesc.h>
+#include "gstavhwdec.h"
+#include "gstavhwelementutils.h"
+#include "gstavhwvideoutils.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_avhw_dec_debug);
+#define GST_CAT_DEFAULT gst_avhw_dec_debug
+
+enum
+{
+  PROP_DECODER = GST_AVHW_ELEMENT_PROP_LAST,
+  PROP_EXTRA_FRAMES,
+  PROP_FALLBACK,
+};
+
+#define DEFAULT_PROP_DECODER NULL
+#define DEFAULT_PROP_EXTRA_FRAMES 4
+#define DEFAULT_PROP_FALLBACK TRUE
+/* Frames FFmpeg never returns (dropped as corrupt) are released once this
+ * many later frames have come out. */
+#define MAX_PENDING_AGE 64
+
+struct _GstAvhwDec
+{
+  GstVideoDecoder parent;
+
+  GstAvhwElementDevice dev;
+  gchar *decoder_name;
+  gint extra_frames;
+  gboolean fallback;
+
+  GstVideoCodecState *input_state;
+  GstVideoCodecState *output_state;
+  AVCodecContext *ctx;
+  const AVCodec *codec;
+  enum AVPixelFormat hw_pix_fmt;
+  gboolean hw;                  /* the current picture came out on the device */
+  gboolean warned_software;
+  gboolean device_memory;       /* negotiated output memory */
+  gint out_width, out_height;
+  GstVideoFormat out_format;
+  gboolean out_interlaced;
+  AVBufferRef *upload_frames;   /* fallback frames uploaded for device output */
+  AVPacket *pkt;
+};
+
+G_DEFINE_TYPE (GstAvhwDec, gst_avhw_dec, GST_TYPE_VIDEO_DECODER);
+GST_ELEMENT_REGISTER_DEFINE (avhwdec, "avhwdec", GST_RANK_NONE,
+    GST_TYPE_AVHW_DEC);
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
+
+#define DEVICE(s) ((s)->dev.device)
+
+/* ---------------------------------------------------------------- open */
+
+static enum AVPixelFormat
+get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
+{
+  GstAvhwDec *self = ctx->opaque;
+  const enum AVPixelFormat *p;
+
+  for (p = fmts; *p != AV_PIX_FMT_NONE; p++) {
+    if (*p == self->hw_pix_fmt) {
+      self->hw = TRUE;
+      return *p;
+    }
+  }
+  /* The hardware cannot take this stream (profile, bit depth, chroma). */
+  self->hw = FALSE;
+  if (!self->fallback) {
+    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+        ("Device %s cannot decode this %s stream (%s, profile %d) in hardware "
+            "and fallback is off.", gst_avhw_device_get_name (DEVICE (self)),
+            avcodec_get_name (ctx->codec_id),
+            av_get_pix_fmt_name (avcodec_default_get_format (ctx, fmts)),
+            ctx->profile), ("set fallback=true to decode in software"));
+    return AV_PIX_FMT_NONE;
+  }
+  if (!self->warned_software) {
+    GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
+        ("Device %s cannot decode this %s stream in hardware; decoding in "
+            "software.", gst_avhw_device_get_name (DEVICE (self)),
+            avcodec_get_name (ctx->codec_id)), ("decoder %s offered %s",
+            ctx->codec->name,
+            av_get_pix_fmt_name (avcodec_default_get_format (ctx, fmts))));
+    self->warned_software = TRUE;
+  }
+  return avcodec_default_get_format (ctx, fmts);
+}
+
+static void
+close_codec (GstAvhwDec * self)
+{
+  avcodec_free_context (&self->ctx);
+  self->codec = NULL;
+  av_buffer_unref (&self->upload_frames);
+}
+
+static gboolean
+set_extradata (AVCodecContext * ctx, GstVideoCodecState * state)
+{
+  GstMapInfo map;
+
+  if (!state->codec_data)
+    return TRUE;
+  if (!gst_buffer_map (state->codec_data, &map, GST_MAP_READ))
+    return FALSE;
+  ctx->extradata = av_mallocz (map.size + AV_INPUT_BUFFER_PADDING_SIZE);
+  if (ctx->extradata) {
+    memcpy (ctx->extradata, map.data, map.size);
+    ctx->extradata_size = map.size;
+  }
+  gst_buffer_unmap (state->codec_data, &map);
+  return ctx->extradata != NULL;
+}
+
+/* Opens @codec; with @hw on the element's device. */
+static gboolean
+try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw,
+    GString * why)
+{
+  AVCodecContext *ctx = avcodec_alloc_context3 (codec);
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret;
+
+  if (!ctx)
+    return FALSE;
+  ctx->opaque = self;
+  ctx->pkt_timebase = (AVRational) {
+  1, GST_SECOND};
+  if (hw) {
+    ctx->hw_device_ctx =
+        av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
+    ctx->get_format = get_format;
+    ctx->extra_hw_frames = self->extra_frames;
+    ctx->thread_count = 1;
+  } else {
+    ctx->thread_count = 0;
+  }
+  if (!set_extradata (ctx, self->input_state)) {
+    avcodec_free_context (&ctx);
+    return FALSE;
+  }
+  ret = avcodec_open2 (ctx, codec, NULL);
+  if (ret < 0) {
+    g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
+        codec->name, av_make_error_string (err, sizeof (err), ret));
+    avcodec_free_context (&ctx);
+    return FALSE;
+  }
+  self->ctx = ctx;
+  self->codec = codec;
+  self->hw = hw;
+  GST_INFO_OBJECT (self, "opened %s decoder %s on %s", hw ? "hardware" :
+      "software", codec->name, gst_avhw_device_get_name (DEVICE (self)));
+  return TRUE;
+}
+
+static gboolean
+open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
+{
+  GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
+  const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
+  GString *why = g_string_new (NULL);
+  GPtrArray *cands;
+  gboolean ok = FALSE;
+  guint i;
+
+  self->hw_pix_fmt = gst_avhw_backend_get_hw_pix_fmt (backend);
+  self->warned_software = FALSE;
+
+  if (self->decoder_name) {
+    const AVCodec *c = avcodec_find_decoder_by_name (self->decoder_name);
+
+    if (!c || c->id != codec_id) {
+      GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+          ("decoder=%s: %s", self->decoder_name, c ?
+              "it decodes another codec" : "FFmpeg has no such decoder"),
+          ("stream is %s", avcodec_get_name (codec_id)));
+      g_string_free (why, TRUE);
+      return FALSE;
+    }
+    ok = try_open (self, c, TRUE, why);
+  } else {
+    cands = gst_avhw_backend_get_decoders (backend, codec_id);
+    for (i = 0; i < cands->len && !ok; i++)
+      ok = try_open (self, g_ptr_array_index (cands, i), TRUE, why);
+    if (cands->len == 0)
+      g_string_append_printf (why, "no FFmpeg decoder drives %s devices for "
+          "%s", gst_avhw_backend_get_name (backend),
+          avcodec_get_name (codec_id));
+    g_ptr_array_unref (cands);
+  }
+
+  if (!ok && self->fallback && !self->decoder_name) {
+    const AVCodec *sw = avcodec_find_decoder (codec_id);
+
+    GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
+        ("No hardware %s decoder for device %s; decoding in software.",
+            avcodec_get_name (codec_id), devname), ("%s", why->str));
+    self->warned_software = TRUE;
+    ok = sw && try_open (self, sw, FALSE, why);
+  }
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+        ("No %s decoder for device %s%s.", avcodec_get_name (codec_id),
+            devname, self->fallback ? "" :
+            " (fallback=false: software decoding not allowed)"),
+        ("%s", why->str));
+  }
+  g_string_free (why, TRUE);
+  return ok;
+}
+
+static GstFlowReturn drain (GstAvhwDec * self);
+
+static gboolean
+gst_avhw_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+  enum AVCodecID id = gst_avhw_codec_from_caps (state->caps);
+
+  if (id == AV_CODEC_ID_NONE) {
+    GST_ELEMENT_ERROR (self, STREAM, WRONG_TYPE, (NULL),
+        ("caps %" GST_PTR_FORMAT " are not a codec avhwdec decodes",
+            state->caps));
+    return FALSE;
+  }
+  if (self->input_state && self->ctx && self->codec->id == id
+      && gst_caps_is_equal (self->input_state->caps, state->caps)) {
+    gst_video_codec_state_unref (self->input_state);
+    self->input_state = gst_video_codec_state_ref (state);
+    return TRUE;
+  }
+  if (self->ctx)
+    drain (self);
+  close_codec (self);
+  g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
+  self->input_state = gst_video_codec_state_ref (state);
+  return open_codec (self, id);
+}
+
+/* ---------------------------------------------------------------- output */
+
+static gboolean
+device_holds (GstAvhwDec * self, enum AVPixelFormat fmt)
+{
+  GArray *fmts = gst_avhw_device_get_sw_formats (DEVICE (self));
+  gboolean ok = FALSE;
+  guint i;
+
+  for (i = 0; i < fmts->len; i++)
+    ok |= g_array_index (fmts, gint, i) == fmt;
+  g_array_unref (fmts);
+  return ok;
+}
+
+static gboolean
+downstream_takes_device_memory (GstAvhwDec * self, const GstVideoInfo * info)
+{
+  GstCaps *mine = gst_video_info_to_caps (info), *peer;
+  gboolean ok;
+
+  gst_caps_set_features (mine, 0,
+      gst_avhw_device_get_caps_features (DEVICE (self)));
+  peer = gst_pad_peer_query_caps (GST_VIDEO_DECODER_SRC_PAD (self), NULL);
+  ok = gst_caps_can_intersect (peer, mine);
+  gst_caps_unref (peer);
+  gst_caps_unref (mine);
+  return ok;
+}
+
+static gboolean
+update_output_state (GstAvhwDec * self, const AVFrame * frame,
+    enum AVPixelFormat sw_fmt)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  GstVideoFormat fmt = gst_avhw_format_from_av (sw_fmt);
+  gboolean interlaced;
+  GstVideoInfo info;
+  GstVideoCodecState *st;
+
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT (58, 29, 100)
+  interlaced = ! !(frame->flags & AV_FRAME_FLAG_INTERLACED);
+#else
+  interlaced = frame->interlaced_frame;
+#endif
+  if (self->output_state && self->out_width == frame->width
+      && self->out_height == frame->height && self->out_format == fmt
+      && (self->out_interlaced || !interlaced))
+    return TRUE;
+
+  if (fmt == GST_VIDEO_FORMAT_UNKNOWN) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Decoded pixel format %s has no GStreamer equivalent.",
+            av_get_pix_fmt_name (sw_fmt)), (NULL));
+    return FALSE;
+  }
+  gst_avhw_video_info_from_frame (&info, frame, fmt);
+  self->device_memory = device_holds (self, sw_fmt)
+      && downstream_takes_device_memory (self, &info);
+
+  st = gst_video_decoder_set_interlaced_output_state (dec, fmt,
+      GST_VIDEO_INFO_INTERLACE_MODE (&info), frame->width, frame->height,
+      self->input_state);
+  st->info.colorimetry = info.colorimetry;
+  st->info.par_n = info.par_n;
+  st->info.par_d = info.par_d;
+  st->caps = gst_video_info_to_caps (&st->info);
+  gst_avhw_caps_add_hdr (st->caps, frame);
+  if (self->device_memory)
+    gst_caps_set_features (st->caps, 0,
+        gst_avhw_device_get_caps_features (DEVICE (self)));
+  g_clear_pointer (&self->output_state, gst_video_codec_state_unref);
+  self->output_state = st;
+  self->out_width = frame->width;
+  self->out_height = frame->height;
+  self->out_format = fmt;
+  self->out_interlaced = interlaced;
+  GST_INFO_OBJECT (self, "output %" GST_PTR_FORMAT, st->caps);
+  if (!gst_video_decoder_negotiate (dec)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("downstream refused %" GST_PTR_FORMAT, st->caps));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+copy_sw_frame (GstAvhwDec * self, const AVFrame * src, GstBuffer * out)
+{
+  GstVideoFrame vf;
+  guint p, row, rows, bytes;
+
+  if (!gst_video_frame_map (&vf, &self->output_state->info, out,
+          GST_MAP_WRITE))
+    return FALSE;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+    gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+    guint c;
+
+    rows = GST_VIDEO_FRAME_HEIGHT (&vf);
+    bytes = GST_VIDEO_FRAME_WIDTH (&vf);
+    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&vf); c++) {
+      if (GST_VIDEO_FRAME_COMP_PLANE (&vf, c) == p) {
+        rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, c);
+        bytes = GST_VIDEO_FRAME_COMP_WIDTH (&vf, c) *
+            GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c);
+        break;
+      }
+    }
+    for (row = 0; row < rows; row++)
+      memcpy (d + row * ds, src->data[p] + row * src->linesize[p],
+          MIN ((gint) bytes, ABS (src->linesize[p])));
+  }
+  gst_video_frame_unmap (&vf);
+  return TRUE;
+}
+
+/* A software frame into a device frame, for device memory output. */
+static AVFrame *
+upload_sw_frame (GstAvhwDec * self, const AVFrame * src, GError ** error)
+{
+  AVFrame *hw;
+
+  if (!self->upload_frames) {
+    self->upload_frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
+        src->format, src->width, src->height, 0, error);
+    if (!self->upload_frames)
+      return NULL;
+  }
+  hw = av_frame_alloc ();
+  if (av_hwframe_get_buffer (self->upload_frames, hw, 0) < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "no free frame in the upload pool");
+    av_frame_free (&hw);
+    return NULL;
+  }
+  if (!gst_avhw_backend_upload (gst_avhw_device_get_backend (DEVICE (self)),
+          hw, src, error)) {
+    av_frame_free (&hw);
+    return NULL;
+  }
+  av_frame_copy_props (hw, src);
+  return hw;
+}
+
+static GstFlowReturn
+output_frame (GstAvhwDec * self, AVFrame * frame)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  GstVideoCodecFrame *cframe;
+  gboolean is_hw = frame->hw_frames_ctx != NULL;
+  enum AVPixelFormat sw_fmt = is_hw ?
+      ((AVHWFramesContext *) frame->hw_frames_ctx->data)->sw_format :
+      frame->format;
+  GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
+  GError *err = NULL;
+  GstFlowReturn ret;
+  GList *frames, *l;
+
+  cframe = gst_video_decoder_get_frame (dec, (int) frame->pts);
+  if (!cframe) {
+    GST_WARNING_OBJECT (self, "no pending frame for output %" G_GINT64_FORMAT,
+        (gint64) frame->pts);
+    return GST_FLOW_OK;
+  }
+
+  /* Release frames FFmpeg dropped (corrupt input), never returned. */
+  frames = gst_video_decoder_get_frames (dec);
+  for (l = frames; l; l = l->next) {
+    GstVideoCodecFrame *f = l->data;
+    if (f->system_frame_number + MAX_PENDING_AGE < cframe->system_frame_number)
+      gst_video_decoder_release_frame (dec, gst_video_codec_frame_ref (f));
+  }
+  g_list_free_full (frames, (GDestroyNotify) gst_video_codec_frame_unref);
+
+  if (!update_output_state (self, frame, sw_fmt)) {
+    gst_video_decoder_drop_frame (dec, cframe);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  if (self->device_memory) {
+    AVFrame *hw = is_hw ? av_frame_clone (frame) :
+        upload_sw_frame (self, frame, &err);
+    if (!hw)
+      goto transfer_failed;
+    cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), hw,
+        &self->output_state->info);
+  } else {
+    ret = gst_video_decoder_allocate_output_frame (dec, cframe);
+    if (ret != GST_FLOW_OK) {
+      gst_video_decoder_drop_frame (dec, cframe);
+      return ret;
+    }
+    if (is_hw) {
+      GstVideoFrame vf;
+      AVFrame *sw = av_frame_alloc ();
+      gboolean ok;
+
+      if (!gst_video_frame_map (&vf, &self->output_state->info,
+              cframe->output_buffer, GST_MAP_WRITE)) {
+        av_frame_free (&sw);
+        g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+            "cannot map the output buffer");
+        goto transfer_failed;
+      }
+      gst_avhw_frame_wrap_video_frame (sw, &vf);
+      ok = gst_avhw_backend_download (backend, sw, frame, &err);
+      av_frame_free (&sw);
+      gst_video_frame_unmap (&vf);
+      if (!ok)
+        goto transfer_failed;
+    } else if (!copy_sw_frame (self, frame, cframe->output_buffer)) {
+      g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+          "cannot map the output buffer");
+      goto transfer_failed;
+    }
+  }
+  gst_avhw_buffer_flags_from_frame (cframe->output_buffer, frame);
+  if (!gst_avhw_frame_is_keyframe (frame))
+    GST_VIDEO_CODEC_FRAME_UNSET_SYNC_POINT (cframe);
+  return gst_video_decoder_finish_frame (dec, cframe);
+
+transfer_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("Could not move a decoded frame on device %s.",
+          gst_avhw_device_get_name (DEVICE (self))), ("%s", err ?
+          err->message : "unknown"));
+  g_clear_error (&err);
+  gst_video_decoder_drop_frame (dec, cframe);
+  return GST_FLOW_ERROR;
+}
+
+/* Takes every frame FFmpeg has ready. */
+static GstFlowReturn
+receive_frames (GstAvhwDec * self)
+{
+  AVFrame *frame = av_frame_alloc ();
+  GstFlowReturn ret = GST_FLOW_OK;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r;
+
+  while (ret == GST_FLOW_OK) {
+    r = avcodec_receive_frame (self->ctx, frame);
+    if (r == AVERROR (EAGAIN) || r == AVERROR_EOF)
+      break;
+    if (r < 0) {
+      GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
+          ("Could not decode the %s stream.", self->codec->name),
+          ("avcodec_receive_frame: %s", av_make_error_string (err,
+                  sizeof (err), r)), ret);
+      if (ret != GST_FLOW_OK)
+        break;
+      continue;
+    }
+    ret = output_frame (self, frame);
+    av_frame_unref (frame);
+  }
+  av_frame_free (&frame);
+  return ret;
+}
+
+static GstFlowReturn
+gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
+    GstVideoCodecFrame * frame)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstMapInfo map;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r;
+
+  if (!self->ctx) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("no decoder open: caps were never set"));
+    gst_video_decoder_release_frame (decoder, frame);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
+    gst_video_decoder_release_frame (decoder, frame);
+    return GST_FLOW_ERROR;
+  }
+  r = av_new_packet (self->pkt, map.size);
+  if (r == 0) {
+    memcpy (self->pkt->data, map.data, map.size);
+    self->pkt->pts = frame->system_frame_number;
+    if (GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
+      self->pkt->flags |= AV_PKT_FLAG_KEY;
+  }
+  gst_buffer_unmap (frame->input_buffer, &map);
+  gst_video_codec_frame_unref (frame);
+  if (r < 0)
+    return GST_FLOW_ERROR;
+
+  /* GstVideoDecoder's stream lock is held; FFmpeg may call get_format. */
+  for (;;) {
+    r = avcodec_send_packet (self->ctx, self->pkt);
+    if (r != AVERROR (EAGAIN))
+      break;
+    /* The decoder is full: take frames out, then send again. */
+    ret = receive_frames (self);
+    if (ret != GST_FLOW_OK)
+      break;
+  }
+  av_packet_unref (self->pkt);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (r < 0 && r != AVERROR_EOF) {
+    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
+        ("Could not decode the %s stream (input frame %u, %" GST_TIME_FORMAT
+            ").", self->codec->name, frame->system_frame_number,
+            GST_TIME_ARGS (frame->pts)), ("avcodec_send_packet: %s",
+            av_make_error_string (err, sizeof (err), r)), ret);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  return receive_frames (self);
+}
+
+static GstFlowReturn
+drain (GstAvhwDec * self)
+{
+  GstFlowReturn ret;
+
+  if (!self->ctx)
+    return GST_FLOW_OK;
+  avcodec_send_packet (self->ctx, NULL);
+  ret = receive_frames (self);
+  avcodec_flush_buffers (self->ctx);
+  return ret;
+}
+
+static GstFlowReturn
+gst_avhw_dec_drain (GstVideoDecoder * decoder)
+{
+  return drain (GST_AVHW_DEC (decoder));
+}
+
+static GstFlowReturn
+gst_avhw_dec_finish (GstVideoDecoder * decoder)
+{
+  return drain (GST_AVHW_DEC (decoder));
+}
+
+static gboolean
+gst_avhw_dec_flush (GstVideoDecoder * decoder)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+
+  if (self->ctx)
+    avcodec_flush_buffers (self->ctx);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- element */
+
+static gboolean
+gst_avhw_dec_start (GstVideoDecoder * decoder)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+
+  self->pkt = av_packet_alloc ();
+  return self->pkt != NULL;
+}
+
+static gboolean
+gst_avhw_dec_stop (GstVideoDecoder * decoder)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+
+  close_codec (self);
+  av_packet_free (&self->pkt);
+  g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
+  g_clear_pointer (&self->output_state, gst_video_codec_state_unref);
+  self->out_width = self->out_height = 0;
+  return TRUE;
+}
+
+static gboolean
+gst_avhw_dec_src_query (GstVideoDecoder * decoder, GstQuery * query)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+
+  if (gst_avhw_element_device_query (&self->dev, GST_ELEMENT (self), query))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS (gst_avhw_dec_parent_class)->src_query
+      (decoder, query);
+}
+
+static gboolean
+gst_avhw_dec_sink_query (GstVideoDecoder * decoder, GstQuery * query)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (decoder);
+
+  if (gst_avhw_element_device_query (&self->dev, GST_ELEMENT (self), query))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS (gst_avhw_dec_parent_class)->sink_query
+      (decoder, query);
+}
+
+static void
+gst_avhw_dec_set_context (GstElement * element, GstContext * context)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (element);
+
+  gst_avhw_element_device_set_context (&self->dev, element, context);
+  GST_ELEMENT_CLASS (gst_avhw_dec_parent_class)->set_context (element,
+      context);
+}
+
+static GstStateChangeReturn
+gst_avhw_dec_change_state (GstElement * element, GstStateChange transition)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY
+      && !gst_avhw_element_device_ensure (&self->dev, element))
+    return GST_STATE_CHANGE_FAILURE;
+  ret = GST_ELEMENT_CLASS (gst_avhw_dec_parent_class)->change_state (element,
+      transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gst_avhw_element_device_release (&self->dev, element);
+  return ret;
+}
+
+static void
+gst_avhw_dec_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (object);
+
+  if (gst_avhw_element_device_set_property (&self->dev, GST_ELEMENT (self),
+          prop_id, value))
+    return;
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DECODER:
+      g_free (self->decoder_name);
+      self->decoder_name = g_value_dup_string (value);
+      if (self->decoder_name && !*self->decoder_name)
+        g_clear_pointer (&self->decoder_name, g_free);
+      break;
+    case PROP_EXTRA_FRAMES:
+      self->extra_frames = g_value_get_int (value);
+      break;
+    case PROP_FALLBACK:
+      self->fallback = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_avhw_dec_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (object);
+
+  if (gst_avhw_element_device_get_property (&self->dev, GST_ELEMENT (self),
+          prop_id, value))
+    return;
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DECODER:
+      g_value_set_string (value, self->decoder_name);
+      break;
+    case PROP_EXTRA_FRAMES:
+      g_value_set_int (value, self->extra_frames);
+      break;
+    case PROP_FALLBACK:
+      g_value_set_boolean (value, self->fallback);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_avhw_dec_finalize (GObject * object)
+{
+  GstAvhwDec *self = GST_AVHW_DEC (object);
+
+  gst_avhw_element_device_clear (&self->dev);
+  g_free (self->decoder_name);
+  G_OBJECT_CLASS (gst_avhw_dec_parent_class)->finalize (object);
+}
+
+/* Sink caps: every codec of the map that this FFmpeg can decode at all. */
+static GstCaps *
+make_sink_caps (void)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  const enum AVCodecID *ids;
+  guint n, i;
+
+  ids = gst_avhw_codec_list (&n);
+  for (i = 0; i < n; i++)
+    if (avcodec_find_decoder (ids[i]))
+      gst_caps_append (caps, gst_avhw_codec_get_caps (ids[i]));
+  return caps;
+}
+
+static void
+gst_avhw_dec_class_init (GstAvhwDecClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstVideoDecoderClass *dec_class = GST_VIDEO_DECODER_CLASS (klass);
+  GstCaps *sink_caps = make_sink_caps ();
+
+  gobject_class->set_property = gst_avhw_dec_set_property;
+  gobject_class->get_property = gst_avhw_dec_get_property;
+  gobject_class->finalize = gst_avhw_dec_finalize;
+  gst_avhw_element_device_install_properties (gobject_class);
+
+  /**
+   * GstAvhwDec:decoder:
+   *
+   * Force one FFmpeg decoder by name (`h264`, `h264_cuvid`...) instead of
+   * the backend's candidates; no software fallback then.
+   */
+  g_object_class_install_property (gobject_class, PROP_DECODER,
+      g_param_spec_string ("decoder", "Decoder",
+          "FFmpeg decoder to force (e.g. h264_cuvid); empty: the backend's "
+          "candidates", DEFAULT_PROP_DECODER,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwDec:extra-frames:
+   *
+   * Surfaces added to the decoder's pool for frames held downstream
+   * (queues, encoders).
+   */
+  g_object_class_install_property (gobject_class, PROP_EXTRA_FRAMES,
+      g_param_spec_int ("extra-frames", "Extra frames",
+          "Extra surfaces in the device pool for frames held downstream",
+          0, 64, DEFAULT_PROP_EXTRA_FRAMES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwDec:fallback:
+   *
+   * Decode in software (and upload for device memory output), with a
+   * warning, when the device has no hardware decoder for the stream.
+   */
+  g_object_class_install_property (gobject_class, PROP_FALLBACK,
+      g_param_spec_boolean ("fallback", "Fallback",
+          "Decode in software when the device cannot (warning); off: error",
+          DEFAULT_PROP_FALLBACK,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));
+  gst_caps_unref (sink_caps);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "avhw video decoder", "Codec/Decoder/Video/Hardware",
+      "Decodes video through FFmpeg on an avhw device",
+      "gst-avhw developers");
+
+  element_class->set_context = gst_avhw_dec_set_context;
+  element_class->change_state = gst_avhw_dec_change_state;
+  dec_class->start = gst_avhw_dec_start;
+  dec_class->stop = gst_avhw_dec_stop;
+  dec_class->set_format = gst_avhw_dec_set_format;
+  dec_class->handle_frame = gst_avhw_dec_handle_frame;
+  dec_class->drain = gst_avhw_dec_drain;
+  dec_class->finish = gst_avhw_dec_finish;
+  dec_class->flush = gst_avhw_dec_flush;
+  dec_class->src_query = gst_avhw_dec_src_query;
+  dec_class->sink_query = gst_avhw_dec_sink_query;
+
+  GST_DEBUG_CATEGORY_INIT (gst_avhw_dec_debug, "avhwdec", 0, "avhwdec");
+}
+
+static void
+gst_avhw_dec_init (GstAvhwDec * self)
+{
+  gst_avhw_element_device_init (&self->dev);
+  self->extra_frames = DEFAULT_PROP_EXTRA_FRAMES;
+  self->fallback = DEFAULT_PROP_FALLBACK;
+  gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
+  gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
+}
