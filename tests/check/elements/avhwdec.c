@@ -1,0 +1,606 @@
+/* gst-avhw tests: avhwdec
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstharness.h>
+#include <gst/app/gstappsink.h>
+#include <glib/gstdio.h>
+#include "../avhw-test-utils.h"
+
+static gchar *tmpdir;
+
+/* Encodes a clip with GStreamer's x264enc into @name (matroska when the
+ * name ends in .mkv, else an H.264 byte stream). */
+static gchar *
+make_clip (const gchar * name, const gchar * caps, const gchar * enc_opts,
+    guint frames)
+{
+  gchar *path = g_build_filename (tmpdir, name, NULL);
+  gboolean mkv = g_str_has_suffix (name, ".mkv");
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%u pattern=ball ! "
+      "%s ! x264enc %s ! h264parse ! %s ! filesink location=%s", frames, caps,
+      enc_opts, mkv ? "matroskamux" : "video/x-h264,stream-format=byte-stream",
+      path);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  GstMessage *msg;
+
+  fail_unless (p != NULL, "%s", err ? err->message : "");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "encoding %s failed", name);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (desc);
+  return path;
+}
+
+typedef struct
+{
+  guint frames;
+  guint caps_changes;
+  GChecksum *md5;
+  GstClockTime last_pts;
+  gboolean pts_monotonic;
+  gboolean device_memory;
+  gchar *error;
+  gboolean warned;
+} DecodeResult;
+
+static void
+result_clear (DecodeResult * r)
+{
+  g_checksum_free (r->md5);
+  g_free (r->error);
+}
+
+/* Hashes the visible bytes of every plane (no stride padding): what FFmpeg's
+ * `-f md5` of rawvideo hashes. */
+static void
+hash_frame (GChecksum * md5, GstSample * sample)
+{
+  GstVideoInfo info;
+  GstVideoFrame vf;
+  guint p, c, row;
+
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+  fail_unless (gst_video_frame_map (&vf, &info, gst_sample_get_buffer (sample),
+          GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+    guint rows = 0, bytes = 0;
+    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&vf); c++) {
+      if (GST_VIDEO_FRAME_COMP_PLANE (&vf, c) == p && bytes == 0) {
+        rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, c);
+        bytes = GST_VIDEO_FRAME_COMP_WIDTH (&vf, c) *
+            GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c);
+      }
+    }
+    if (GST_VIDEO_FORMAT_INFO_N_PLANES (info.finfo) == 2 && p == 1)
+      bytes = GST_VIDEO_FRAME_WIDTH (&vf) + (GST_VIDEO_FRAME_WIDTH (&vf) & 1);
+    for (row = 0; row < rows; row++)
+      g_checksum_update (md5, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p) +
+          row * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p), bytes);
+  }
+  gst_video_frame_unmap (&vf);
+}
+
+/* Runs "@desc ! appsink name=sink" to the end; hashes system-memory frames. */
+static void
+decode (const gchar * desc, DecodeResult * r)
+{
+  gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false", desc);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (full, &err), *sink;
+  GstCaps *last_caps = NULL;
+  GstBus *bus;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+
+  memset (r, 0, sizeof (*r));
+  r->md5 = g_checksum_new (G_CHECKSUM_MD5);
+  r->pts_monotonic = TRUE;
+  r->last_pts = GST_CLOCK_TIME_NONE;
+  fail_unless (p != NULL, "%s: %s", full, err ? err->message : "");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+
+  for (;;) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        100 * GST_MSECOND);
+    GstMessage *msg;
+
+    if (s) {
+      GstBuffer *b = gst_sample_get_buffer (s);
+      GstCaps *caps = gst_sample_get_caps (s);
+
+      if (!last_caps || !gst_caps_is_equal (last_caps, caps)) {
+        r->caps_changes++;
+        gst_caps_replace (&last_caps, caps);
+      }
+      if (gst_is_avhw_memory (gst_buffer_peek_memory (b, 0)))
+        r->device_memory = TRUE;
+      else
+        hash_frame (r->md5, s);
+      if (GST_CLOCK_TIME_IS_VALID (r->last_pts)
+          && GST_BUFFER_PTS (b) <= r->last_pts)
+        r->pts_monotonic = FALSE;
+      r->last_pts = GST_BUFFER_PTS (b);
+      r->frames++;
+      gst_sample_unref (s);
+      continue;
+    }
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+                GST_MESSAGE_WARNING))) {
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && !r->error) {
+        GError *e = NULL;
+        gchar *dbg = NULL;
+        gst_message_parse_error (msg, &e, &dbg);
+        r->error = g_strdup_printf ("%s | %s", e->message, dbg);
+        g_clear_error (&e);
+        g_free (dbg);
+      } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+        r->warned = TRUE;
+      }
+      gst_message_unref (msg);
+    }
+    if (r->error || gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      break;
+    fail_unless (g_get_monotonic_time () < deadline, "%s: hang", desc);
+  }
+  gst_caps_replace (&last_caps, NULL);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (full);
+}
+
+static const gchar *
+first_device_of (const gchar * backend)
+{
+  GstAvhwBackend *b = gst_avhw_backend_find (backend, NULL);
+  guint n = b ? gst_avhw_backend_get_n_devices (b, NULL) : 0;
+
+  gst_clear_object (&b);
+  return n > 0 ? backend : NULL;
+}
+
+/* Every clip decodes bit-exactly as FFmpeg's software decoder (avdec_*)
+ * does, on every backend present, through device memory and download. */
+static void
+check_bit_exact (const gchar * path, const gchar * parse)
+{
+  const gchar *backends[] = { "vulkan", "opencl", "cuda" };
+  DecodeResult ref, got;
+  gchar *desc;
+  guint i, ran = 0;
+
+  desc = g_strdup_printf ("filesrc location=%s ! %s ! avdec_h264", path, parse);
+  decode (desc, &ref);
+  fail_unless (ref.error == NULL, "%s", ref.error);
+  fail_unless (ref.frames > 0);
+  g_free (desc);
+
+  for (i = 0; i < G_N_ELEMENTS (backends); i++) {
+    if (!first_device_of (backends[i]))
+      continue;
+    desc = g_strdup_printf ("filesrc location=%s ! %s ! avhwdec device=%s ! "
+        "avhwdownload", path, parse, backends[i]);
+    decode (desc, &got);
+    fail_unless (got.error == NULL, "%s: %s", desc, got.error);
+    fail_unless_equals_int (got.frames, ref.frames);
+    fail_unless_equals_string (g_checksum_get_string (got.md5),
+        g_checksum_get_string (ref.md5));
+    fail_unless (got.pts_monotonic, "%s: timestamps not increasing", desc);
+    g_print ("%s: %u frames bit-exact on %s\n", path, got.frames, backends[i]);
+    result_clear (&got);
+    g_free (desc);
+    ran++;
+  }
+  fail_unless (ran > 0);
+  result_clear (&ref);
+}
+
+GST_START_TEST (test_bit_exact_8bit_bframes)
+{
+  gchar *p = make_clip ("bframes.h264", "video/x-raw,width=320,height=240",
+      "bframes=3 b-adapt=false key-int-max=12 speed-preset=ultrafast", 40);
+
+  check_bit_exact (p, "h264parse");
+  g_free (p);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bit_exact_odd_size)
+{
+  gchar *p = make_clip ("odd.h264", "video/x-raw,width=175,height=97",
+      "bframes=1 speed-preset=ultrafast", 20);
+
+  check_bit_exact (p, "h264parse");
+  g_free (p);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bit_exact_10bit)
+{
+  gchar *p = make_clip ("high10.h264",
+      "video/x-raw,format=I420_10LE,width=128,height=96",
+      "speed-preset=ultrafast", 12);
+
+  check_bit_exact (p, "h264parse");
+  g_free (p);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bit_exact_interlaced)
+{
+  gchar *p = make_clip ("interlaced.h264",
+      "video/x-raw,width=320,height=240,interlace-mode=interleaved",
+      "interlaced=true speed-preset=ultrafast", 16);
+
+  check_bit_exact (p, "h264parse");
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* Two byte streams of different sizes, one after the other: the output
+ * caps change in the middle and every frame comes out. */
+GST_START_TEST (test_resolution_change)
+{
+  gchar *a = make_clip ("a.h264", "video/x-raw,width=320,height=240",
+      "speed-preset=ultrafast", 10);
+  gchar *b = make_clip ("b.h264", "video/x-raw,width=176,height=144",
+      "speed-preset=ultrafast", 10);
+  gchar *cat = g_build_filename (tmpdir, "ab.h264", NULL);
+  gchar *da, *db, *both, *desc;
+  gsize la, lb;
+  DecodeResult r;
+
+  fail_unless (g_file_get_contents (a, &da, &la, NULL));
+  fail_unless (g_file_get_contents (b, &db, &lb, NULL));
+  both = g_malloc (la + lb);
+  memcpy (both, da, la);
+  memcpy (both + la, db, lb);
+  fail_unless (g_file_set_contents (cat, both, la + lb, NULL));
+  check_bit_exact (cat, "h264parse");
+
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
+      "avhwdownload", cat);
+  decode (desc, &r);
+  fail_unless (r.error == NULL, "%s", r.error);
+  fail_unless_equals_int (r.frames, 20);
+  fail_unless (r.caps_changes >= 2, "caps changed %u times", r.caps_changes);
+  result_clear (&r);
+  g_free (desc);
+  g_free (da);
+  g_free (db);
+  g_free (both);
+  g_free (cat);
+  g_free (a);
+  g_free (b);
+}
+
+GST_END_TEST;
+
+/* Downstream that takes device memory gets the decoder's frames as
+ * AVHWMemory; one that does not gets system memory. */
+GST_START_TEST (test_device_memory_output)
+{
+  gchar *p = make_clip ("dm.h264", "video/x-raw,width=64,height=48",
+      "speed-preset=ultrafast", 5);
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
+  const gchar *feature = gst_avhw_backend_get_caps_feature
+      (gst_avhw_device_get_backend (dev));
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
+      "video/x-raw(%s)", p, feature);
+  DecodeResult r;
+
+  decode (desc, &r);
+  fail_unless (r.error == NULL, "%s", r.error);
+  fail_unless_equals_int (r.frames, 5);
+  fail_unless (r.device_memory);
+  result_clear (&r);
+  g_free (desc);
+
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
+      "video/x-raw", p);
+  decode (desc, &r);
+  fail_unless (r.error == NULL, "%s", r.error);
+  fail_unless_equals_int (r.frames, 5);
+  fail_if (r.device_memory);
+  result_clear (&r);
+  g_free (desc);
+  g_free (p);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+/* The decoder and a download element share the device through the context
+ * flow, and a second pipeline reuses it through the cache. */
+GST_START_TEST (test_decoder_shares_device)
+{
+  gchar *p = make_clip ("share.h264", "video/x-raw,width=64,height=48",
+      "speed-preset=ultrafast", 3);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=dec ! avhwdownload name=down ! fakesink", p);
+  guint64 opens0, opens1, ctx0 = 0;
+  guint i;
+
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_get_stats (NULL, NULL, &opens0, NULL);
+  for (i = 0; i < 2; i++) {
+    GstElement *pipe = gst_parse_launch (desc, NULL);
+    GstElement *dec = gst_bin_get_by_name (GST_BIN (pipe), "dec");
+    GstElement *down = gst_bin_get_by_name (GST_BIN (pipe), "down");
+    GstAvhwDevice *d1 = NULL, *d2 = NULL;
+    GstMessage *msg;
+
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 30 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+    gst_message_unref (msg);
+    g_object_get (dec, "active-device", &d1, NULL);
+    g_object_get (down, "active-device", &d2, NULL);
+    fail_unless (d1 && d1 == d2);
+    if (i == 0)
+      ctx0 = gst_avhw_device_get_context_id (d1);
+    fail_unless (gst_avhw_device_get_context_id (d1) == ctx0);
+    gst_object_unref (d1);
+    gst_object_unref (d2);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (dec);
+    gst_object_unref (down);
+    gst_object_unref (pipe);
+  }
+  gst_avhw_cache_get_stats (NULL, NULL, &opens1, NULL);
+  fail_unless_equals_uint64 (opens1 - opens0, 1);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* A flushing seek in the middle: decoding resumes at a keyframe at or
+ * before the target, timestamps after the target come out, EOS follows. */
+GST_START_TEST (test_seek)
+{
+  gchar *p = make_clip ("seek.mkv", "video/x-raw,width=160,height=120,"
+      "framerate=25/1", "key-int-max=10 bframes=2 speed-preset=ultrafast", 75);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! matroskademux ! "
+      "h264parse ! avhwdec ! avhwdownload ! appsink name=sink sync=false", p);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstSample *s;
+  guint after = 0;
+
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_ASYNC);
+  fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
+          30 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 2 * GST_SECOND));
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+              10 * GST_SECOND))) {
+    GstClockTime pts = GST_BUFFER_PTS (gst_sample_get_buffer (s));
+    /* key frames every 0.4 s: nothing before 1.6 s after the seek */
+    fail_unless (pts >= 1600 * GST_MSECOND, "pts %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (pts));
+    after++;
+    gst_sample_unref (s);
+  }
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+  /* 1 s left after 2 s, at 25 fps, from the keyframe at 2.0 s */
+  fail_unless (after >= 25 && after <= 35, "%u frames after seek", after);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* Corrupt, truncated and garbage input: the pipeline ends (EOS or an error
+ * naming the problem) within the time limit, never crashes or hangs. */
+GST_START_TEST (test_bad_streams)
+{
+  gchar *p = make_clip ("bad.h264", "video/x-raw,width=320,height=240",
+      "key-int-max=10 speed-preset=ultrafast", 30);
+  gchar *data, *path, *desc;
+  gsize len, i;
+  GRand *rand = g_rand_new_with_seed (7);
+  DecodeResult r;
+  const gchar *kinds[] = { "corrupt", "truncated", "garbage" };
+  guint k;
+
+  fail_unless (g_file_get_contents (p, &data, &len, NULL));
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
+    gchar *copy = g_memdup2 (data, len);
+    gsize n = len;
+
+    if (k == 0)
+      for (i = len / 3; i < len / 3 + 400 && i < len; i++)
+        copy[i] = g_rand_int (rand) & 0xff;
+    else if (k == 1)
+      n = len / 2 + 37;
+    else
+      for (i = 0; i < len; i++)
+        copy[i] = g_rand_int (rand) & 0xff;
+    path = g_strdup_printf ("%s/%s.h264", tmpdir, kinds[k]);
+    fail_unless (g_file_set_contents (path, copy, n, NULL));
+    desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
+        "avhwdownload", path);
+    decode (desc, &r);
+    g_print ("%s: %u frames, %s\n", kinds[k], r.frames,
+        r.error ? r.error : "EOS");
+    if (k < 2)
+      fail_unless (r.frames > 0 || r.error != NULL);
+    result_clear (&r);
+    g_free (desc);
+    g_free (path);
+    g_free (copy);
+  }
+  g_rand_free (rand);
+  g_free (data);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* Caps avhwdec does not decode are refused. */
+GST_START_TEST (test_wrong_caps)
+{
+  GstHarness *h = gst_harness_new ("avhwdec");
+
+  gst_harness_set_src_caps_str (h, "video/x-h264, stream-format=byte-stream, "
+      "alignment=nal");
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              16, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+
+  h = gst_harness_new ("avhwdec");
+  gst_harness_set_src_caps_str (h, "video/x-theora");
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              16, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static void
+expect_error (const gchar * props, const gchar * needle)
+{
+  gchar *p = make_clip ("err.h264", "video/x-raw,width=64,height=48",
+      "speed-preset=ultrafast", 3);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec %s ! avhwdownload", p, props);
+  DecodeResult r;
+
+  decode (desc, &r);
+  fail_unless (r.error != NULL, "%s did not fail", props);
+  fail_unless (strstr (r.error, needle) != NULL, "\"%s\" not in: %s", needle,
+      r.error);
+  g_print ("%s -> %s\n", props, r.error);
+  result_clear (&r);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_START_TEST (test_clear_errors)
+{
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
+  gchar *nofb = g_strdup_printf ("device=%s fallback=false",
+      gst_avhw_device_get_name (dev));
+  GPtrArray *cands = gst_avhw_backend_get_decoders
+      (gst_avhw_device_get_backend (dev), AV_CODEC_ID_H264);
+
+  expect_error ("device=nosuch", "unknown avhw backend \"nosuch\"");
+  expect_error ("decoder=nosuchdec", "FFmpeg has no such decoder");
+  expect_error ("decoder=hevc", "it decodes another codec");
+  if (cands->len == 0)
+    expect_error (nofb, gst_avhw_device_get_name (dev));
+  g_ptr_array_unref (cands);
+  g_free (nofb);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+/* fallback=true decodes in software with a warning when the device has no
+ * hardware decoder for the stream. */
+GST_START_TEST (test_fallback_warns)
+{
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
+  GPtrArray *cands = gst_avhw_backend_get_decoders
+      (gst_avhw_device_get_backend (dev), AV_CODEC_ID_H264);
+  gchar *p, *desc;
+  DecodeResult r;
+
+  if (cands->len > 0) {
+    g_print ("%s decodes h264 in hardware: fallback not exercised here\n",
+        gst_avhw_device_get_name (dev));
+  } else {
+    p = make_clip ("fb.h264", "video/x-raw,width=64,height=48",
+        "speed-preset=ultrafast", 3);
+    desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
+        "avhwdownload", p);
+    decode (desc, &r);
+    fail_unless (r.error == NULL, "%s", r.error);
+    fail_unless (r.warned, "no warning about software decoding");
+    fail_unless_equals_int (r.frames, 3);
+    result_clear (&r);
+    g_free (desc);
+    g_free (p);
+  }
+  g_ptr_array_unref (cands);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+static void
+remove_tmpdir (void)
+{
+  GDir *d = g_dir_open (tmpdir, 0, NULL);
+  const gchar *n;
+
+  while (d && (n = g_dir_read_name (d))) {
+    gchar *f = g_build_filename (tmpdir, n, NULL);
+    g_unlink (f);
+    g_free (f);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (tmpdir);
+}
+
+static Suite *
+avhwdec_suite (void)
+{
+  Suite *s = suite_create ("avhwdec");
+  TCase *tc = tcase_create ("general");
+  GstElementFactory *x264 = gst_element_factory_find ("x264enc");
+  GstElementFactory *avdec = gst_element_factory_find ("avdec_h264");
+
+  avhw_test_require_device ("auto");
+  if (!x264 || !avdec) {
+    g_print ("SKIP: needs x264enc (gst-plugins-ugly) and avdec_h264 "
+        "(gst-libav) to make and check clips\n");
+    exit (77);
+  }
+  gst_object_unref (x264);
+  gst_object_unref (avdec);
+  tmpdir = g_dir_make_tmp ("avhwdec-XXXXXX", NULL);
+  atexit (remove_tmpdir);
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_bit_exact_8bit_bframes);
+  tcase_add_test (tc, test_bit_exact_odd_size);
+  tcase_add_test (tc, test_bit_exact_10bit);
+  tcase_add_test (tc, test_bit_exact_interlaced);
+  tcase_add_test (tc, test_resolution_change);
+  tcase_add_test (tc, test_device_memory_output);
+  tcase_add_test (tc, test_decoder_shares_device);
+  tcase_add_test (tc, test_seek);
+  tcase_add_test (tc, test_bad_streams);
+  tcase_add_test (tc, test_wrong_caps);
+  tcase_add_test (tc, test_clear_errors);
+  tcase_add_test (tc, test_fallback_warns);
+  return s;
+}
+
+GST_CHECK_MAIN (avhwdec);
