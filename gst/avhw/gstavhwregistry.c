@@ -69,6 +69,8 @@ load_backend (const gchar * type_name)
 
   backend = g_object_new (type, "name", klass->name, NULL);
   gst_object_ref_sink (backend);
+  /* One per process, kept until exit, like an element factory. */
+  GST_OBJECT_FLAG_SET (backend, GST_OBJECT_FLAG_MAY_BE_LEAKED);
   g_type_class_unref (klass);
   GST_INFO ("loaded backend %s (%s)", klass->name, type_name);
   return backend;

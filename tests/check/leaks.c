@@ -1,0 +1,118 @@
+/* gst-avhw tests: nothing leaks after pipelines end and the cache is cleared
+ *
+ * Decodes and uploads/downloads a few frames through every backend present,
+ * three times, clears the cache, then asks the leaks tracer (run with
+ * GST_TRACERS=leaks; meson does) what is still alive: a buffer, memory,
+ * device, pool or any other GstObject fails the test. tests/check/valgrind-leaks.sh runs
+ * the same program under valgrind for leaks below GStreamer's objects
+ * (AVFrames, FFmpeg contexts).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <gst/gst.h>
+#include <gst/avhw/gstavhw.h>
+
+static gboolean
+run (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  GstMessage *msg;
+  gboolean ok;
+
+  if (!p) {
+    g_printerr ("%s: %s\n", desc, err->message);
+    return FALSE;
+  }
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (!ok)
+    g_printerr ("%s: %s\n", desc, msg ? "error" : "timeout");
+  gst_clear_message (&msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  return ok;
+}
+
+/* Asks the leaks tracer (GST_TRACERS=leaks) which objects are alive. */
+static gboolean
+no_live_objects (void)
+{
+  GList *tracers = gst_tracing_get_active_tracers (), *l;
+  gboolean checked = FALSE, ok = TRUE;
+
+  for (l = tracers; l; l = l->next) {
+    GstStructure *info = NULL;
+    const GValue *list;
+    guint i, n;
+
+    if (!g_str_equal (G_OBJECT_TYPE_NAME (l->data), "GstLeaksTracer"))
+      continue;
+    g_signal_emit_by_name (l->data, "get-live-objects", &info);
+    list = gst_structure_get_value (info, "live-objects-list");
+    n = gst_value_list_get_size (list);
+    for (i = 0; i < n; i++) {
+      const GstStructure *o =
+          gst_value_get_structure (gst_value_list_get_value (list, i));
+      gchar *s = gst_structure_to_string (o);
+      g_printerr ("alive: %s\n", s);
+      g_free (s);
+    }
+    ok = n == 0;
+    checked = TRUE;
+    gst_structure_free (info);
+  }
+  g_list_free_full (tracers, gst_object_unref);
+  if (!checked) {
+    g_printerr ("the leaks tracer is not active: run with GST_TRACERS=leaks\n");
+    return FALSE;
+  }
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  GList *backends, *l;
+  guint i, ran = 0;
+  gboolean ok = TRUE;
+
+  gst_init (&argc, &argv);
+  backends = gst_avhw_backend_list ();
+  for (l = backends; l; l = l->next) {
+    const gchar *name = gst_avhw_backend_get_name (l->data);
+    gchar *dec, *updown;
+
+    if (gst_avhw_backend_get_n_devices (l->data, NULL) == 0)
+      continue;
+    dec = g_strdup_printf ("videotestsrc num-buffers=8 ! "
+        "video/x-raw,width=96,height=64 ! x264enc speed-preset=ultrafast "
+        "bframes=2 ! h264parse ! avhwdec device=%s ! queue ! avhwdownload ! "
+        "fakesink", name);
+    updown = g_strdup_printf ("videotestsrc num-buffers=8 ! "
+        "video/x-raw,format=I420,width=96,height=64 ! avhwupload device=%s ! "
+        "avhwdownload ! fakesink", name);
+    for (i = 0; i < 3 && ok; i++)
+      ok = run (dec) && run (updown);
+    g_free (dec);
+    g_free (updown);
+    ran++;
+  }
+  g_list_free_full (backends, gst_object_unref);
+  if (ran == 0) {
+    g_print ("SKIP: no avhw device\n");
+    return 77;
+  }
+  gst_avhw_cache_clear ();
+  if (ok)
+    ok = no_live_objects ();
+  gst_deinit ();
+  g_print ("%s: %u backend(s)\n", ok ? "PASS" : "FAIL", ran);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the leaks program under valgrind; fails when a definitely-lost block
+# was allocated from gst-avhw's own code (the library, the elements, a
+# backend). Leaks inside GLib/GStreamer/driver start-up are not ours and are
+# reported only as a count.
+set -u
+prog="$1"
+log=$(mktemp)
+command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed"; exit 77; }
+G_SLICE=always-malloc valgrind --leak-check=full --show-leak-kinds=definite \
+  --num-callers=40 --log-file="$log" "$prog"
+rc=$?
+[ $rc -eq 77 ] && { rm -f "$log"; exit 77; }
+ours=$(awk '/definitely lost in loss record/{rec=$0; keep=0; next}
+  rec && /(gstavhw|avhw_|gst_avhw|backends\/)/ {keep=1}
+  rec && /^==[0-9]+== $/ { if (keep) print rec; rec=""; keep=0 }' "$log")
+total=$(grep -c "definitely lost in loss record" "$log")
+echo "valgrind: $total definitely-lost record(s) in total, $(printf '%s' "$ours" | grep -c .) from gst-avhw"
+if [ -n "$ours" ] || [ $rc -ne 0 ]; then
+  printf '%s\n' "$ours"
+  grep -A40 "definitely lost in loss record" "$log" | grep -E "avhw" | head -40
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log"
+exit 0
