@@ -291,9 +291,11 @@ def worker(job):
         if msg.type == Gst.MessageType.EOS:
             res['eos'] = True
             break
-        if msg.type == Gst.MessageType.WARNING and len(res['warnings']) < 5:
-            w, _dbg = msg.parse_warning()
-            res['warnings'].append('%s: %s' % (msg.src.get_name() if msg.src else '?', w.message))
+        if msg.type == Gst.MessageType.WARNING:
+            res['n_warnings'] = res.get('n_warnings', 0) + 1
+            if len(res['warnings']) < 5:
+                w, _dbg = msg.parse_warning()
+                res['warnings'].append('%s: %s' % (msg.src.get_name() if msg.src else '?', w.message))
     res['elapsed'] = round(time.monotonic() - t0, 3)
 
     # names of the decoder elements that actually ran (decodebin picks one)
@@ -443,12 +445,18 @@ def evaluate(entry, mdir, out, rc, killed, stderr, timeout):
     md5_ok = res['md5'] == ref_md5 and res['frames'] == ref_frames
 
     if robust:
-        err = res['error'] or (res['warnings'][0] + ' (warning)' if res['warnings'] else None)
+        if res['error']:
+            told = 'error reported: ' + res['error']
+        elif res['warnings']:
+            told = 'no error; %d warning(s): %s' % (res.get('n_warnings', 0),
+                                                    ' / '.join(res['warnings'])[:200])
+        else:
+            told = 'no error or warning reported'
         return 'PASS', 'robustness: finished without hang/crash (%s), %d frames%s, %s%s' % (
             'EOS' if res['eos'] else 'stopped on error',
             res['frames'],
             ' (ref %d)' % ref_frames if ref_frames >= 0 else '',
-            'error reported: ' + err if err else 'no error reported',
+            told,
             ', equals FFmpeg output' if md5_ok else '') + info
 
     if res['error']:
@@ -460,6 +468,8 @@ def evaluate(entry, mdir, out, rc, killed, stderr, timeout):
     if md5_ok:
         size = '' if not res['dims'] or res['dims'][0][1] == want else \
             ' (output %s, manifest says %s)' % (dims, want)
+        if not size and len(res['dims']) > 1:
+            size = ' (sizes %s)' % dims
         return 'PASS', 'md5 ok, %d frames%s%s' % (res['frames'], size, info)
     for how, alt in ALT_MD5_RE.findall(notes):
         if res['md5'] == alt:
