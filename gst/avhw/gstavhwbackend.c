@@ -270,6 +270,20 @@ gst_avhw_backend_get_rank (GstAvhwBackend * backend)
   return KLASS (backend)->rank;
 }
 
+/**
+ * gst_avhw_backend_get_foreign_context_type:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none) (nullable): the #GstContext type of GStreamer's
+ *   own elements for this backend's devices, when the backend interoperates
+ */
+const gchar *
+gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->foreign_context_type;
+}
+
 /* FFmpeg types, resolved by name so a fork's own type works. */
 enum AVHWDeviceType
 gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend)

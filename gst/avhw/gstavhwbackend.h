@@ -11,6 +11,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _GstAvhwDevice GstAvhwDevice;
+
 /**
  * GST_AVHW_BACKEND_CONTRACT_VERSION:
  *
@@ -72,6 +74,18 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   @dst. Optional; the default is av_hwframe_transfer_data().
  * @copy: device-to-device copy of @src into @dst. Optional; absent means
  *   such a copy fails with a clear "not supported" error.
+ * @foreign_context_type: the #GstContext type of GStreamer's own elements
+ *   for this kind of device ("gst.cuda.context", "gst.vulkan.device",
+ *   "gst.va.display.handle"), for interop. Optional; %NULL: no interop.
+ * @foreign_context_get_handle: the identity of the native device a foreign
+ *   context holds (e.g. its GstCudaContext), so one foreign device maps to
+ *   one avhw device. Required with @foreign_context_type.
+ * @wrap_foreign_context: makes an FFmpeg device context on the device a
+ *   foreign context holds (alloc, fill hwctx, init), and says its index.
+ *   Required with @foreign_context_type.
+ * @fill_foreign_context: writes @device into @context, a writable context
+ *   of @foreign_context_type, to answer GStreamer elements' queries.
+ *   Optional.
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -109,6 +123,14 @@ struct _GstAvhwBackendClass
   gboolean (*copy) (GstAvhwBackend * backend, AVFrame * dst,
       const AVFrame * src, GError ** error);
 
+  const gchar *foreign_context_type;
+  gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,
+      GstContext * context);
+  AVBufferRef *(*wrap_foreign_context) (GstAvhwBackend * backend,
+      GstContext * context, guint * index, GError ** error);
+  gboolean (*fill_foreign_context) (GstAvhwBackend * backend,
+      GstAvhwDevice * device, GstContext * context);
+
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING_LARGE];
 };
@@ -138,6 +160,9 @@ const gchar * gst_avhw_backend_get_caps_feature (GstAvhwBackend * backend);
 
 GST_AVHW_API
 guint gst_avhw_backend_get_rank (GstAvhwBackend * backend);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,

@@ -108,6 +108,81 @@ make_key (GstAvhwBackend * backend, guint index, const GstStructure * options)
   return key;
 }
 
+typedef GstAvhwDevice *(*CreateFunc) (gpointer data, GError ** error);
+
+/* Gets the device cached under @key, or creates it with @create outside the
+ * lock while concurrent callers for the same key wait for it. */
+static GstAvhwDevice *
+get_or_create (const gchar * key, CreateFunc create, gpointer data,
+    GError ** error)
+{
+  GstAvhwDevice *device = NULL;
+  DeviceEntry *entry;
+
+  g_mutex_lock (&lock);
+  for (;;) {
+    entry = g_hash_table_lookup (devices, key);
+    if (!entry)
+      break;
+    if (entry->device) {
+      device = gst_object_ref (entry->device);
+      g_mutex_unlock (&lock);
+      GST_DEBUG ("reusing cached device %s", key);
+      return device;
+    }
+    g_cond_wait (&opened_cond, &lock);
+  }
+  entry = g_new0 (DeviceEntry, 1);
+  g_hash_table_insert (devices, g_strdup (key), entry);
+  g_mutex_unlock (&lock);
+
+  /* Open outside the lock: other devices need not wait for this one. */
+  device = create (data, error);
+
+  g_mutex_lock (&lock);
+  if (device) {
+    entry->device = gst_object_ref (device);
+    GST_INFO ("cached new device %s", key);
+  } else {
+    g_hash_table_remove (devices, key);
+  }
+  g_cond_broadcast (&opened_cond);
+  g_mutex_unlock (&lock);
+  return device;
+}
+
+typedef struct
+{
+  GstAvhwBackend *backend;
+  guint index;
+  const GstStructure *options;
+  GstContext *context;
+} OpenArgs;
+
+static GstAvhwDevice *
+create_device (gpointer data, GError ** error)
+{
+  OpenArgs *a = data;
+  AVBufferRef *ref = gst_avhw_backend_open_device (a->backend, a->index,
+      a->options, error);
+
+  return ref ? gst_avhw_device_new_internal (a->backend, a->index, ref,
+      FALSE) : NULL;
+}
+
+static gboolean
+reuse_on (void)
+{
+  gboolean ret;
+
+  gst_avhw_init ();
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  ret = reuse;
+  g_mutex_unlock (&lock);
+  return ret;
+}
+
 /**
  * gst_avhw_device_open:
  * @device_string: (nullable): `auto`, `NAME` or `NAME:N`
@@ -127,62 +202,92 @@ GstAvhwDevice *
 gst_avhw_device_open (const gchar * device_string,
     const GstStructure * options, GError ** error)
 {
-  GstAvhwBackend *backend = NULL;
-  GstAvhwDevice *device = NULL;
-  DeviceEntry *entry;
-  AVBufferRef *ref;
-  guint index;
+  OpenArgs a = { NULL, 0, options, NULL };
+  GstAvhwDevice *device;
   gchar *key;
 
-  gst_avhw_init ();
-  g_mutex_lock (&lock);
-  ensure_init_locked ();
-  if (!reuse) {
-    g_mutex_unlock (&lock);
+  if (!reuse_on ())
     return gst_avhw_device_open_uncached (device_string, options, error);
-  }
-  g_mutex_unlock (&lock);
-
-  if (!gst_avhw_device_resolve (device_string, &backend, &index, error))
+  if (!gst_avhw_device_resolve (device_string, &a.backend, &a.index, error))
     return NULL;
-  key = make_key (backend, index, options);
-
-  g_mutex_lock (&lock);
-  for (;;) {
-    entry = g_hash_table_lookup (devices, key);
-    if (!entry)
-      break;
-    if (entry->device) {
-      device = gst_object_ref (entry->device);
-      g_mutex_unlock (&lock);
-      GST_DEBUG ("reusing cached device %s", key);
-      g_free (key);
-      gst_object_unref (backend);
-      return device;
-    }
-    g_cond_wait (&opened_cond, &lock);
-  }
-  entry = g_new0 (DeviceEntry, 1);
-  g_hash_table_insert (devices, g_strdup (key), entry);
-  g_mutex_unlock (&lock);
-
-  /* Open outside the lock: other devices need not wait for this one. */
-  ref = gst_avhw_backend_open_device (backend, index, options, error);
-  if (ref)
-    device = gst_avhw_device_new_internal (backend, index, ref, FALSE);
-
-  g_mutex_lock (&lock);
-  if (device) {
-    entry->device = gst_object_ref (device);
-    GST_INFO ("cached new device %s", key);
-  } else {
-    g_hash_table_remove (devices, key);
-  }
-  g_cond_broadcast (&opened_cond);
-  g_mutex_unlock (&lock);
-
+  key = make_key (a.backend, a.index, options);
+  device = get_or_create (key, create_device, &a, error);
   g_free (key);
-  gst_object_unref (backend);
+  gst_object_unref (a.backend);
+  return device;
+}
+
+static GstAvhwDevice *
+create_foreign (gpointer data, GError ** error)
+{
+  OpenArgs *a = data;
+  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (a->backend);
+  AVBufferRef *ref;
+  guint index = 0;
+
+  ref = klass->wrap_foreign_context (a->backend, a->context, &index, error);
+  if (!ref)
+    return NULL;
+  gst_avhw_cache_count_device_open ();
+  return gst_avhw_device_new_internal (a->backend, index, ref, FALSE);
+}
+
+/**
+ * gst_avhw_device_open_foreign:
+ * @context: a #GstContext of GStreamer's own elements for some device kind
+ *   (a backend's #GstAvhwBackendClass.foreign_context_type, e.g.
+ *   "gst.cuda.context")
+ * @device_string: (nullable): the device the caller wants; the foreign
+ *   device must match it
+ * @error: return location for a #GError
+ *
+ * Makes (or gets from the cache) the avhw device on the very device a
+ * foreign context holds, so avhw elements and GStreamer's own elements share
+ * one device context. One foreign device maps to one avhw device.
+ *
+ * Returns: (transfer full) (nullable): the device, or %NULL when no backend
+ *   takes this context type or the device does not match
+ */
+GstAvhwDevice *
+gst_avhw_device_open_foreign (GstContext * context,
+    const gchar * device_string, GError ** error)
+{
+  const gchar *type = gst_context_get_context_type (context);
+  GList *list, *l;
+  GstAvhwDevice *device = NULL;
+
+  g_return_val_if_fail (GST_IS_CONTEXT (context), NULL);
+  list = gst_avhw_backend_list ();
+  for (l = list; l && !device; l = l->next) {
+    GstAvhwBackend *b = l->data;
+    GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+    OpenArgs a = { b, 0, NULL, context };
+    gpointer handle;
+    gchar *key;
+
+    if (g_strcmp0 (klass->foreign_context_type, type) != 0)
+      continue;
+    handle = klass->foreign_context_get_handle (b, context);
+    if (!handle)
+      continue;
+    if (!reuse_on ()) {
+      device = create_foreign (&a, error);
+    } else {
+      key = g_strdup_printf ("%s:foreign:%p", klass->name, handle);
+      device = get_or_create (key, create_foreign, &a, error);
+      g_free (key);
+    }
+    if (device && !gst_avhw_device_matches (device, device_string)) {
+      GST_INFO ("foreign device %s does not match %s",
+          gst_avhw_device_get_name (device), device_string);
+      gst_clear_object (&device);
+    }
+  }
+  g_list_free_full (list, gst_object_unref);
+  if (!device && error && !*error)
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "no avhw backend takes a %s context matching \"%s\"", type,
+        device_string ? device_string : GST_AVHW_DEVICE_AUTO);
   return device;
 }
 

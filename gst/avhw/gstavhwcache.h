@@ -15,6 +15,10 @@ G_BEGIN_DECLS
 #define GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT 16
 
 GST_AVHW_API
+GstAvhwDevice * gst_avhw_device_open_foreign (GstContext * context,
+    const gchar * device_string, GError ** error);
+
+GST_AVHW_API
 void gst_avhw_cache_clear (void);
 
 GST_AVHW_API

@@ -22,9 +22,13 @@ GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
  * 3. a NEED_CONTEXT message, answered by a bin that already holds such a
  *    context or by the application (a bus sync handler calling
  *    gst_element_set_context());
- * 4. the process-wide cache: gst_avhw_device_open();
- * 5. it posts HAVE_CONTEXT, so the pipeline and the application learn the
- *    device and later elements get it in step 3.
+ * 4. queries for GStreamer's own device contexts of the backends that
+ *    interoperate (gst.cuda.context...): the avhw device is then made on
+ *    that very device (gst_avhw_device_open_foreign());
+ * 5. the process-wide cache: gst_avhw_device_open();
+ * 6. it posts HAVE_CONTEXT (ours, and the backend's foreign type when it
+ *    interoperates), so the pipeline, GStreamer's own elements and the
+ *    application learn the device and later elements get it in step 3.
  *
  * A context whose device does not match the element's `device` property
  * (e.g. a cuda device for an element asking for `vulkan`) is ignored.
@@ -123,6 +127,70 @@ run_query (GstElement * element, GstQuery * query, GstPadDirection direction)
   return ret;
 }
 
+static gboolean
+is_foreign_type (const gchar * type)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  gboolean ret = FALSE;
+
+  for (l = list; l && !ret; l = l->next)
+    ret = g_strcmp0 (gst_avhw_backend_get_foreign_context_type (l->data),
+        type) == 0;
+  g_list_free_full (list, gst_object_unref);
+  return ret;
+}
+
+/* A context of GStreamer's own type @type holding @device, when its backend
+ * interoperates with that type. */
+static GstContext *
+make_foreign_context (GstAvhwDevice * device, const gchar * type)
+{
+  GstAvhwBackend *b = gst_avhw_device_get_backend (device);
+  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+  GstContext *context;
+
+  if (!type || g_strcmp0 (klass->foreign_context_type, type) != 0
+      || !klass->fill_foreign_context)
+    return NULL;
+  context = gst_context_new (type, TRUE);
+  if (!klass->fill_foreign_context (b, device, context)) {
+    gst_context_unref (context);
+    return NULL;
+  }
+  return context;
+}
+
+/* Asks the neighbours for GStreamer's own device contexts of the backends
+ * that could serve @device_string. */
+static void
+find_foreign_context (GstElement * element, const gchar * device_string)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  gchar *want = NULL;
+
+  gst_avhw_device_parse_string (device_string, &want, NULL, NULL);
+  for (l = list; l; l = l->next) {
+    const gchar *type = gst_avhw_backend_get_foreign_context_type (l->data);
+    GstQuery *query;
+    GstContext *ctx = NULL;
+
+    if (!type || (want && g_strcmp0 (want,
+                gst_avhw_backend_get_name (l->data)) != 0))
+      continue;
+    query = gst_query_new_context (type);
+    if (run_query (element, query, GST_PAD_SRC)
+        || run_query (element, query, GST_PAD_SINK)) {
+      gst_query_parse_context (query, &ctx);
+      GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "found a %s context",
+          type);
+      gst_element_set_context (element, ctx);
+    }
+    gst_query_unref (query);
+  }
+  g_free (want);
+  g_list_free_full (list, gst_object_unref);
+}
+
 static void
 find_context (GstElement * element)
 {
@@ -180,6 +248,9 @@ gst_avhw_ensure_element_device (GstElement * element,
   find_context (element);
   if (*device)
     return TRUE;
+  find_foreign_context (element, device_string);
+  if (*device)
+    return TRUE;
 
   dev = gst_avhw_device_open (device_string, NULL, error);
   if (!dev)
@@ -188,11 +259,18 @@ gst_avhw_ensure_element_device (GstElement * element,
 
   {
     GstContext *context = gst_avhw_context_new (dev);
+    const gchar *foreign = gst_avhw_backend_get_foreign_context_type
+        (gst_avhw_device_get_backend (dev));
 
     GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element,
         "posting have-context with device %s", gst_avhw_device_get_name (dev));
     gst_element_post_message (element,
         gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+    /* Let GStreamer's own elements for this device kind use it too. */
+    context = make_foreign_context (dev, foreign);
+    if (context)
+      gst_element_post_message (element,
+          gst_message_new_have_context (GST_OBJECT_CAST (element), context));
   }
   return TRUE;
 }
@@ -220,6 +298,19 @@ gst_avhw_handle_set_context (GstElement * element, GstContext * context,
   init_debug ();
   if (!context || *device)
     return FALSE;
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_AVHW_DEVICE_CONTEXT_TYPE) != 0) {
+    /* GStreamer's own context for a device kind a backend interoperates
+     * with (gst.cuda.context...): use the very same device. */
+    if (!is_foreign_type (gst_context_get_context_type (context)))
+      return FALSE;
+    *device = gst_avhw_device_open_foreign (context, device_string, NULL);
+    if (*device)
+      GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "using device %s from "
+          "a %s context", gst_avhw_device_get_name (*device),
+          gst_context_get_context_type (context));
+    return *device != NULL;
+  }
   if (!gst_avhw_context_get_device (context, &other))
     return FALSE;
   if (!gst_avhw_device_matches (other, device_string)) {
@@ -257,8 +348,14 @@ gst_avhw_handle_context_query (GstElement * element, GstQuery * query,
   if (!device || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
     return FALSE;
   gst_query_parse_context_type (query, &type);
-  if (g_strcmp0 (type, GST_AVHW_DEVICE_CONTEXT_TYPE) != 0)
-    return FALSE;
+  if (g_strcmp0 (type, GST_AVHW_DEVICE_CONTEXT_TYPE) != 0) {
+    context = make_foreign_context (device, type);
+    if (!context)
+      return FALSE;
+    gst_query_set_context (query, context);
+    gst_context_unref (context);
+    return TRUE;
+  }
   context = gst_avhw_context_new (device);
   gst_query_set_context (query, context);
   gst_context_unref (context);

@@ -67,6 +67,17 @@ load_backend (const gchar * type_name)
     return NULL;
   }
 
+  if (klass->foreign_context_type && (!klass->foreign_context_get_handle
+          || !klass->wrap_foreign_context)) {
+    gchar *why = g_strdup_printf ("backend %s names foreign context type %s "
+        "but lacks foreign_context_get_handle or wrap_foreign_context",
+        type_name, klass->foreign_context_type);
+    GST_ERROR ("%s", why);
+    g_hash_table_insert (refused, g_strdup (type_name), why);
+    g_type_class_unref (klass);
+    return NULL;
+  }
+
   backend = g_object_new (type, "name", klass->name, NULL);
   gst_object_ref_sink (backend);
   /* One per process, kept until exit, like an element factory. */
