@@ -17,12 +17,24 @@ Use /usr/bin/python3 (it needs PyGObject with Gst/GstVideo typelibs).
     # generated clips (tests/media/make-clips.sh OUTDIR writes OUTDIR/MANIFEST.tsv)
     tests/media/make-clips.sh /tmp/clips
     tests/conformance/conformance.py /tmp/clips/MANIFEST.tsv --decoder decodebin
+    tests/conformance/run-clips.sh /tmp/clips --device auto   # both steps in one
+
+    # device memory output downloaded by the element's own downloader
+    tests/conformance/conformance.py M.tsv --decoder "avhwdec device=vulkan ! avhwdownload"
 
     # only some streams, record a new expected list (merged into an existing one)
     tests/conformance/conformance.py M.tsv --filter 'FRExt|CVFC1' --write-expected out.txt
 
 When the element is built but not installed, point GST_PLUGIN_PATH at the build
-directory (e.g. GST_PLUGIN_PATH=$BUILD/ext:$BUILD/backends).
+directory (e.g. GST_PLUGIN_PATH=$BUILD/ext/avhw:$BUILD/backends/vulkan:...), or run
+`meson devenv -C build`. tests/conformance/meson.build defines the Meson tests
+conformance/media (option media-dir) and conformance/clips; tests/meson.build includes it
+with subdir('conformance').
+
+Expected lists: expected-decodebin.txt (GStreamer's own decoders, a sanity list for this
+harness) and expected-software.txt (avhwdec on a machine without GPU: vulkan/opencl backends
+decode in software); a GPU machine gets its own, e.g. expected-nvidia.txt, written with
+--write-expected. Each list covers the shared corpus and the generated clips (names differ).
 
 What it does
 ------------
@@ -34,6 +46,9 @@ width, height, pix_fmt, frames, ffmpeg_md5, ..., notes) it runs, in a child proc
 <DECODER> is `avhwdec device=<--device>` unless --decoder gives another bin description
 ("decodebin", "avdec_h264", "avdec_h265 ! videoconvert dither=none ! video/x-raw,format=P010_10LE").
 The first video pad of parsebin goes to the decoder; other pads (audio) go to a fakesink.
+parsebin fixes the stream format before the decoder is linked: H.264 comes as
+stream-format=avc and H.265 as hvc1 (even from raw Annex-B files), alignment=au; VP9/AV1 from
+IVF, VP8 from IVF. A decoder whose sink caps refuse the stream is a SKIP.
 <FMT> is the GStreamer format of the manifest's pix_fmt (FFmpeg's native software format):
 yuv420p/yuvj420p->I420, yuv420p10le->I420_10LE, yuv422p->Y42B, yuv444p->Y444, gray->GRAY8,
 yuv422p10le->I422_10LE, yuv444p10le->Y444_10LE; other pix_fmts are SKIPped.
@@ -495,6 +510,18 @@ def evaluate(entry, mdir, out, rc, killed, stderr, timeout):
             g, r = got[first], ref[first]
             d = '' if g[0] == r[0] else ' (%d bytes, ref %d)' % (g[0], r[0])
             why.append('first differing frame #%d%s' % (first, d))
+            # dropped frames: is the output the reference with some frames left out?
+            if len(got) < len(ref):
+                j, missing = 0, []
+                for i, fr in enumerate(ref):
+                    if j < len(got) and got[j] == fr:
+                        j += 1
+                    else:
+                        missing.append(i)
+                if j == len(got):
+                    why.append('every output frame is bit-exact but reference frames %s%s are '
+                               'missing' % (','.join('#%d' % m for m in missing[:10]),
+                                            '...' if len(missing) > 10 else ''))
         elif len(got) != len(ref):
             why.append('first %d frames identical, then %d extra/missing' % (
                 min(len(got), len(ref)), abs(len(got) - len(ref))))
