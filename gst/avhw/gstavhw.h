@@ -14,6 +14,7 @@
 #include <gst/avhw/gstavhwformat.h>
 #include <gst/avhw/gstavhwmemory.h>
 #include <gst/avhw/gstavhwbufferpool.h>
+#include <gst/avhw/gstavhwautodec.h>
 
 G_BEGIN_DECLS
 

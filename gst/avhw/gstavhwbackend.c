@@ -9,6 +9,7 @@
 
 #include "gstavhw.h"
 #include "gstavhw-private.h"
+#include "gstavhwautodec.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_backend_debug);
 #define GST_CAT_DEFAULT avhw_backend_debug
@@ -196,8 +197,11 @@ gst_avhw_backend_init (GstAvhwBackend * backend)
  *
  * Registers @type with gst_dynamic_type_register() so the library finds it
  * through the GStreamer registry and loads the plugin only when a backend is
- * needed. The type name must be of the form `GstAvhw<Name>Backend`.
- * Call it from the backend plugin's plugin_init.
+ * needed, and registers the backend's autoplugging decoders
+ * (`avhw<backend><codec>dec`, see gst_avhw_autodec_register()) for the
+ * codecs its present devices decode in hardware. The type name must be of
+ * the form `GstAvhw<Name>Backend`. Call it from the backend plugin's
+ * plugin_init.
  *
  * Returns: %TRUE on success
  */
@@ -205,6 +209,7 @@ gboolean
 gst_avhw_backend_register (GstPlugin * plugin, GType type)
 {
   const gchar *name = g_type_name (type);
+  GstAvhwBackendClass *klass;
 
   g_return_val_if_fail (g_type_is_a (type, GST_TYPE_AVHW_BACKEND), FALSE);
   if (!g_str_has_prefix (name, "GstAvhw") || !g_str_has_suffix (name,
@@ -212,7 +217,22 @@ gst_avhw_backend_register (GstPlugin * plugin, GType type)
     GST_ERROR ("backend type %s is not named GstAvhw<Name>Backend", name);
     return FALSE;
   }
-  return gst_dynamic_type_register (plugin, type);
+  if (!gst_dynamic_type_register (plugin, type))
+    return FALSE;
+
+  /* Probe (no device opened) for the autoplugging decoders, unless the
+   * backend was built for another contract: the registry refuses it. */
+  klass = g_type_class_ref (type);
+  if (klass->contract_version == GST_AVHW_BACKEND_CONTRACT_VERSION
+      && klass->name && klass->get_n_devices && !G_TYPE_IS_ABSTRACT (type)) {
+    GstAvhwBackend *probe = g_object_new (type, "name", klass->name, NULL);
+
+    gst_object_ref_sink (probe);
+    gst_avhw_autodec_register (plugin, probe);
+    gst_object_unref (probe);
+  }
+  g_type_class_unref (klass);
+  return TRUE;
 }
 
 #define KLASS(b) GST_AVHW_BACKEND_GET_CLASS (b)

@@ -1,0 +1,248 @@
+/* gst-avhw tests: decodebin picks avhw decoders when a device decodes the
+ * codec in hardware, and software otherwise
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "../avhw-test-utils.h"
+
+/* A backend on FFmpeg's vulkan device whose decoder candidates include
+ * FFmpeg's h264 decoder, standing in for a device with a hardware H.264
+ * decoder (FFmpeg 5.1 has no Vulkan decoder; frames decode through
+ * avhwdec's software path). */
+typedef struct { GstAvhwBackend parent; } GstAvhwHwtestBackend;
+typedef struct { GstAvhwBackendClass parent; } GstAvhwHwtestBackendClass;
+static GType gst_avhw_hwtest_backend_get_type (void);
+G_DEFINE_TYPE (GstAvhwHwtestBackend, gst_avhw_hwtest_backend,
+    GST_TYPE_AVHW_BACKEND);
+
+static guint
+ht_get_n_devices (GstAvhwBackend * b, gchar ** reason)
+{
+  return 1;
+}
+
+static void
+ht_get_decoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
+{
+  if (id == AV_CODEC_ID_H264)
+    g_ptr_array_add (out, (gpointer) avcodec_find_decoder_by_name ("h264"));
+}
+
+static void
+gst_avhw_hwtest_backend_class_init (GstAvhwHwtestBackendClass * k)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
+
+  gst_avhw_backend_class_init_contract (k);
+  b->name = "hwtest";
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = "memory:AVHWHwtest";
+  b->get_n_devices = ht_get_n_devices;
+  b->get_decoders = ht_get_decoders;
+}
+
+static void
+gst_avhw_hwtest_backend_init (GstAvhwHwtestBackend * b)
+{
+}
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  return gst_avhw_backend_register (plugin,
+      gst_avhw_hwtest_backend_get_type ());
+}
+
+static gchar *clip;
+
+static void
+on_element (GstBin * bin, GstBin * sub, GstElement * e, GPtrArray * names)
+{
+  GstElementFactory *f = gst_element_get_factory (e);
+
+  if (f)
+    g_ptr_array_add (names, g_strdup (GST_OBJECT_NAME (f)));
+}
+
+/* Decodes the clip with decodebin; returns the factories it used. */
+static GPtrArray *
+decodebin_factories (guint * frames)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! decodebin name=d ! "
+      "fakesink name=sink signal-handoffs=true", clip);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *d = gst_bin_get_by_name (GST_BIN (p), "d");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GstMessage *msg;
+  guint64 n = 0;
+
+  g_signal_connect (d, "deep-element-added", G_CALLBACK (on_element), names);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  g_object_get (sink, "num-buffers", &n, NULL);
+  {
+    GstStructure *st = NULL;
+    g_object_get (sink, "stats", &st, NULL);
+    gst_structure_get_uint64 (st, "rendered", &n);
+    gst_structure_free (st);
+  }
+  *frames = (guint) n;
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (d);
+  gst_object_unref (p);
+  g_free (desc);
+  return names;
+}
+
+static gboolean
+has (GPtrArray * names, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < names->len; i++)
+    if (g_str_equal (g_ptr_array_index (names, i), name))
+      return TRUE;
+  return FALSE;
+}
+
+/* Each present backend registered a decoder exactly for the codecs it
+ * decodes in hardware. */
+GST_START_TEST (test_features_match_hardware)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  guint n, i;
+  const enum AVCodecID *ids = gst_avhw_codec_list (&n);
+
+  for (l = list; l; l = l->next) {
+    const gchar *b = gst_avhw_backend_get_name (l->data);
+    gboolean present = gst_avhw_backend_get_n_devices (l->data, NULL) > 0;
+
+    for (i = 0; i < n; i++) {
+      GPtrArray *c = gst_avhw_backend_get_decoders (l->data, ids[i]);
+      gchar *name = g_strdup_printf ("avhw%s%sdec", b,
+          gst_avhw_codec_get_nick (ids[i]));
+      GstElementFactory *f = gst_element_factory_find (name);
+
+      if (present && c->len > 0) {
+        fail_unless (f != NULL, "%s missing", name);
+        fail_unless_equals_int (gst_plugin_feature_get_rank
+            (GST_PLUGIN_FEATURE (f)), GST_AVHW_AUTODEC_RANK);
+      } else {
+        fail_unless (f == NULL, "%s registered without hardware", name);
+      }
+      g_print ("%s: %s\n", name, f ? "registered" : "not registered");
+      gst_clear_object (&f);
+      g_free (name);
+      g_ptr_array_unref (c);
+    }
+  }
+  g_list_free_full (list, gst_object_unref);
+}
+
+GST_END_TEST;
+
+/* No present device decodes H.264 in hardware here: software it is. */
+GST_START_TEST (test_software_without_hardware)
+{
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
+  GPtrArray *c = gst_avhw_backend_get_decoders (gst_avhw_device_get_backend
+      (dev), AV_CODEC_ID_H264);
+  GPtrArray *names;
+  guint frames;
+
+  if (c->len > 0) {
+    g_print ("%s decodes h264 in hardware here: not applicable\n",
+        gst_avhw_device_get_name (dev));
+  } else {
+    names = decodebin_factories (&frames);
+    fail_unless (has (names, "avdec_h264"), "decodebin did not use avdec_h264");
+    fail_unless_equals_int (frames, 10);
+    g_ptr_array_unref (names);
+  }
+  g_ptr_array_unref (c);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+/* A backend whose device decodes H.264 registers avhwhwtesth264dec at
+ * plugin scan, above avdec_h264, and decodebin takes it. */
+GST_START_TEST (test_hardware_decoder_is_picked)
+{
+  GstElementFactory *f;
+  GPtrArray *names;
+  guint frames;
+
+  fail_unless (gst_plugin_register_static (GST_VERSION_MAJOR,
+          GST_VERSION_MINOR, "avhwhwtest", "test backend", plugin_init,
+          VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME,
+          GST_PACKAGE_ORIGIN));
+  f = gst_element_factory_find ("avhwhwtesth264dec");
+  fail_unless (f != NULL);
+  fail_unless (gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)) >
+      GST_RANK_PRIMARY);
+  gst_object_unref (f);
+  fail_if (gst_element_factory_find ("avhwhwtesth265dec") != NULL);
+
+  names = decodebin_factories (&frames);
+  fail_unless (has (names, "avhwhwtesth264dec"), "decodebin did not pick it");
+  fail_unless (has (names, "avhwdec"));
+  fail_if (has (names, "avdec_h264"));
+  fail_unless_equals_int (frames, 10);
+  g_ptr_array_unref (names);
+}
+
+GST_END_TEST;
+
+static Suite *
+autoplug_suite (void)
+{
+  Suite *s = suite_create ("avhw-autoplug");
+  TCase *tc = tcase_create ("general");
+  GstElementFactory *x264 = gst_element_factory_find ("x264enc");
+  gchar *tmp, *desc;
+  GstElement *p;
+  GstMessage *msg;
+
+  avhw_test_require_device ("vulkan");
+  if (!x264) {
+    g_print ("SKIP: needs x264enc (gst-plugins-ugly) to make a clip\n");
+    exit (77);
+  }
+  gst_object_unref (x264);
+  tmp = g_dir_make_tmp ("avhw-autoplug-XXXXXX", NULL);
+  clip = g_build_filename (tmp, "clip.h264", NULL);
+  desc = g_strdup_printf ("videotestsrc num-buffers=10 ! video/x-raw,width=64,"
+      "height=48 ! x264enc speed-preset=ultrafast ! h264parse ! "
+      "video/x-h264,stream-format=byte-stream ! filesink location=%s", clip);
+  p = gst_parse_launch (desc, NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (!msg || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS) {
+    g_print ("could not make the clip\n");
+    exit (1);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (desc);
+  g_free (tmp);
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_features_match_hardware);
+  tcase_add_test (tc, test_software_without_hardware);
+  tcase_add_test (tc, test_hardware_decoder_is_picked);
+  return s;
+}
+
+GST_CHECK_MAIN (autoplug);
