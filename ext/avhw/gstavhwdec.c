@@ -160,6 +160,11 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw,
   ctx->opaque = self;
   ctx->pkt_timebase = (AVRational) {
   1, GST_SECOND};
+  /* H.264 without VUI reorder info: size the reorder buffer from the level
+   * (as a demuxer's probing would) instead of guessing low and dropping
+   * late B-frames ("no picture ooo"). Costs latency on such streams only. */
+  if (codec->id == AV_CODEC_ID_H264)
+    ctx->strict_std_compliance = FF_COMPLIANCE_STRICT;
   if (hw) {
     ctx->hw_device_ctx =
         av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
@@ -526,6 +531,18 @@ receive_frames (GstAvhwDec * self)
       if (ret != GST_FLOW_OK)
         break;
       continue;
+    }
+    if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
+      /* Concealed, and still output; counts towards max-errors. */
+      GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
+          ("Corrupt %s data: a frame was decoded with errors concealed.",
+              self->codec->name), ("input frame %" G_GINT64_FORMAT
+              ", decode_error_flags 0x%x", (gint64) frame->pts,
+              frame->decode_error_flags), ret);
+      if (ret != GST_FLOW_OK) {
+        av_frame_unref (frame);
+        break;
+      }
     }
     ret = output_frame (self, frame);
     av_frame_unref (frame);

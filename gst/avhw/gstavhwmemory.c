@@ -421,3 +421,81 @@ gst_avhw_buffer_peek_frame (GstBuffer * buffer)
   mem = gst_buffer_peek_memory (buffer, 0);
   return gst_is_avhw_memory (mem) ? ((GstAvhwMemory *) mem)->frame : NULL;
 }
+
+/**
+ * gst_avhw_buffer_get_n_planes:
+ * @buffer: a #GstBuffer
+ *
+ * For code that stays on the device (ML frameworks, custom kernels): how
+ * many planes the hardware frame of @buffer has.
+ *
+ * Returns: the number of planes, 0 when @buffer is not avhw device memory
+ */
+guint
+gst_avhw_buffer_get_n_planes (GstBuffer * buffer)
+{
+  AVFrame *f = gst_avhw_buffer_peek_frame (buffer);
+  guint n = 0;
+
+  while (f && n < AV_NUM_DATA_POINTERS && f->data[n])
+    n++;
+  return n;
+}
+
+/**
+ * gst_avhw_buffer_get_plane_handle:
+ * @buffer: a #GstBuffer in avhw device memory
+ * @plane: the plane
+ *
+ * The device handle of @plane, as FFmpeg's AVFrame.data[] holds it for the
+ * backend's hardware frames: a CUdeviceptr for cuda (each plane), an
+ * AVVkFrame * for vulkan (plane 0 only), a cl_mem for opencl. The handle is
+ * valid while @buffer is alive; frames come out of the decoder complete
+ * (FFmpeg synchronises before returning them).
+ *
+ * Returns: the handle, 0 when there is none
+ */
+guint64
+gst_avhw_buffer_get_plane_handle (GstBuffer * buffer, guint plane)
+{
+  AVFrame *f = gst_avhw_buffer_peek_frame (buffer);
+
+  if (!f || plane >= AV_NUM_DATA_POINTERS)
+    return 0;
+  return (guint64) (guintptr) f->data[plane];
+}
+
+/**
+ * gst_avhw_buffer_get_plane_stride:
+ * @buffer: a #GstBuffer in avhw device memory
+ * @plane: the plane
+ *
+ * Returns: the pitch in bytes of @plane on the device (AVFrame.linesize)
+ */
+gint
+gst_avhw_buffer_get_plane_stride (GstBuffer * buffer, guint plane)
+{
+  AVFrame *f = gst_avhw_buffer_peek_frame (buffer);
+
+  if (!f || plane >= AV_NUM_DATA_POINTERS)
+    return 0;
+  return f->linesize[plane];
+}
+
+/**
+ * gst_avhw_buffer_get_device:
+ * @buffer: a #GstBuffer
+ *
+ * Returns: (transfer none) (nullable): the device the frame of @buffer lives
+ *   on, %NULL when @buffer is not avhw device memory
+ */
+GstAvhwDevice *
+gst_avhw_buffer_get_device (GstBuffer * buffer)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_avhw_memory (mem) ? ((GstAvhwMemory *) mem)->device : NULL;
+}

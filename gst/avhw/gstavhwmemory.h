@@ -52,4 +52,16 @@ GST_AVHW_API
 gboolean gst_avhw_frame_wrap_video_frame (AVFrame * dst,
     const GstVideoFrame * vframe);
 
+GST_AVHW_API
+guint gst_avhw_buffer_get_n_planes (GstBuffer * buffer);
+
+GST_AVHW_API
+guint64 gst_avhw_buffer_get_plane_handle (GstBuffer * buffer, guint plane);
+
+GST_AVHW_API
+gint gst_avhw_buffer_get_plane_stride (GstBuffer * buffer, guint plane);
+
+GST_AVHW_API
+GstAvhwDevice * gst_avhw_buffer_get_device (GstBuffer * buffer);
+
 G_END_DECLS
