@@ -630,7 +630,13 @@ gst_avhw_dec_drain (GstVideoDecoder * decoder)
 static GstFlowReturn
 gst_avhw_dec_finish (GstVideoDecoder * decoder)
 {
-  return drain (GST_AVHW_DEC (decoder));
+  GstFlowReturn ret = drain (GST_AVHW_DEC (decoder));
+
+  /* At EOS GstVideoDecoder forwards EOS whatever the drain returned: a
+   * refusal downstream would end the stream silently with frames lost. */
+  if (ret == GST_FLOW_NOT_NEGOTIATED || ret < GST_FLOW_EOS)
+    GST_ELEMENT_FLOW_ERROR (decoder, ret);
+  return ret;
 }
 
 static gboolean

@@ -480,6 +480,26 @@ GST_START_TEST (test_wrong_caps)
 
 GST_END_TEST;
 
+/* Downstream refusing the decoded format is an error, even when the frames
+ * only come out at EOS, never a silent end of stream. */
+GST_START_TEST (test_downstream_refuses_format)
+{
+  gchar *p = make_clip ("refuse.h264", "video/x-raw,width=64,height=48",
+      "speed-preset=ultrafast", 3);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
+      "! avhwdownload ! video/x-raw,format=RGBA", p);
+  DecodeResult r;
+
+  decode (desc, &r);
+  fail_unless (r.error != NULL, "a refused format ended without an error");
+  fail_unless_equals_int (r.frames, 0);
+  result_clear (&r);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
 static void
 expect_error (const gchar * props, const gchar * needle)
 {
@@ -598,6 +618,7 @@ avhwdec_suite (void)
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_streams);
   tcase_add_test (tc, test_wrong_caps);
+  tcase_add_test (tc, test_downstream_refuses_format);
   tcase_add_test (tc, test_clear_errors);
   tcase_add_test (tc, test_fallback_warns);
   return s;

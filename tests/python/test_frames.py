@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Python users' scenarios through PyGObject (see docs/python.md):
+
+- the reuse scenario: a decode pipeline built, run and torn down in a loop
+  opens the device once (and once per pipeline with reuse off);
+- frames from an appsink in system memory as numpy arrays without a copy,
+  and through DLPack;
+- frames from an appsink in device memory: handles and pitches, and a clear
+  error where no array interface exists (non-CUDA device memory).
+Exits 77 (Meson: SKIP) without a device, x264enc or numpy.
+"""
+import hashlib
+import sys
+import unittest
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstAvhw", "1.0")
+from gi.repository import GLib, Gst, GstAvhw  # noqa: E402
+
+Gst.init(None)
+
+CLIP_PIPE = ("videotestsrc num-buffers=6 pattern=ball ! "
+             "video/x-raw,format=I420,width=96,"
+             "height=64 ! x264enc speed-preset=ultrafast bframes=2 ! h264parse"
+             " ! video/x-h264,stream-format=byte-stream ! filesink location={}")
+
+
+def run(desc):
+    p = Gst.parse_launch(desc)
+    p.set_state(Gst.State.PLAYING)
+    msg = p.get_bus().timed_pop_filtered(
+        60 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+    p.set_state(Gst.State.NULL)
+    assert msg is not None, f"{desc}: no EOS in 60 s"
+    if msg.type == Gst.MessageType.ERROR:
+        err, dbg = msg.parse_error()
+        raise AssertionError(f"{err.message} | {dbg}")
+
+
+def pull_all(desc):
+    """Runs desc ending in 'appsink name=s'; returns the samples."""
+    p = Gst.parse_launch(desc)
+    sink = p.get_by_name("s")
+    p.set_state(Gst.State.PLAYING)
+    samples = []
+    while True:
+        s = sink.emit("try-pull-sample", 10 * Gst.SECOND)
+        if s is None:
+            break
+        samples.append(s)
+    msg = p.get_bus().pop_filtered(Gst.MessageType.ERROR)
+    p.set_state(Gst.State.NULL)
+    if msg:
+        err, dbg = msg.parse_error()
+        raise AssertionError(f"{err.message} | {dbg}")
+    return samples
+
+
+class Frames(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = GLib.dir_make_tmp("avhw-py-XXXXXX")
+        cls.clip = f"{cls.tmp}/clip.h264"
+        run(CLIP_PIPE.format(cls.clip))
+
+    def test_reuse_scenario(self):
+        desc = (f"filesrc location={self.clip} ! h264parse ! avhwdec ! "
+                "avhwdownload ! fakesink")
+        GstAvhw.cache_clear()
+        _, _, before, _ = GstAvhw.cache_get_stats()
+        for _ in range(5):
+            run(desc)
+        _, _, after, _ = GstAvhw.cache_get_stats()
+        self.assertEqual(after - before, 1, "reuse on: one device context")
+
+        GstAvhw.cache_set_reuse(False)
+        try:
+            for _ in range(3):
+                run(desc)
+            _, _, after2, _ = GstAvhw.cache_get_stats()
+            self.assertEqual(after2 - after, 3, "reuse off: one per pipeline")
+        finally:
+            GstAvhw.cache_set_reuse(True)
+
+    def test_system_memory_as_numpy_without_copy(self):
+        import numpy as np
+        samples = pull_all(f"filesrc location={self.clip} ! h264parse ! "
+                           "avhwdec ! avhwdownload ! video/x-raw,format=I420 !"
+                           " appsink name=s sync=false")
+        ref = pull_all(f"filesrc location={self.clip} ! h264parse ! "
+                       "avdec_h264 ! video/x-raw,format=I420 ! "
+                       "appsink name=s sync=false")
+        self.assertEqual(len(samples), 6)
+        self.assertEqual(len(samples), len(ref))
+        for s, r in zip(samples, ref):
+            with GstAvhw.Frame(s) as f, GstAvhw.Frame(r) as g:
+                self.assertEqual(f.format, "I420")
+                y = np.asarray(f.planes[0])
+                self.assertEqual(y.shape, (64, 96))
+                u = np.asarray(f.planes[1])
+                self.assertEqual(u.shape, (32, 48))
+                # a view of the mapped buffer, not a copy
+                ok, info = s.get_buffer().map(Gst.MapFlags.READ)
+                whole = np.frombuffer(info.data, dtype=np.uint8)
+                self.assertTrue(np.shares_memory(y, whole))
+                s.get_buffer().unmap(info)
+                # same pixels as FFmpeg's software decoder through gst-libav
+                for a, b in zip(f.planes, g.planes):
+                    self.assertTrue((np.asarray(a) == np.asarray(b)).all())
+                # DLPack, also without a copy
+                d = np.from_dlpack(f.planes[0])
+                self.assertTrue(np.shares_memory(d, y))
+                self.assertTrue((d == y).all())
+                del d
+
+    def test_device_memory_handles(self):
+        dev = GstAvhw.Device.open("auto", None)
+        feature = dev.get_backend().get_caps_feature()
+        samples = pull_all(f"filesrc location={self.clip} ! h264parse ! "
+                           f"avhwdec ! video/x-raw({feature}) ! "
+                           "appsink name=s sync=false")
+        self.assertEqual(len(samples), 6)
+        buf = samples[0].get_buffer()
+        self.assertEqual(GstAvhw.buffer_get_device(buf).get_context_id(),
+                         dev.get_context_id())
+        self.assertGreater(GstAvhw.buffer_get_n_planes(buf), 0)
+        self.assertNotEqual(GstAvhw.buffer_get_plane_handle(buf, 0), 0)
+        if dev.get_backend().get_name() != "cuda":
+            with self.assertRaises(TypeError) as cm:
+                GstAvhw.Frame(samples[0])
+            self.assertIn("avhwdownload", str(cm.exception))
+            self.assertIn(dev.get_name(), str(cm.exception))
+
+
+if __name__ == "__main__":
+    try:
+        GstAvhw.Device.open("auto", None)
+    except GLib.Error as e:
+        print(f"SKIP: no avhw device: {e.message}")
+        sys.exit(77)
+    if Gst.ElementFactory.find("x264enc") is None:
+        print("SKIP: x264enc (gst-plugins-ugly) is needed to make a clip")
+        sys.exit(77)
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("SKIP: numpy is not installed")
+        sys.exit(77)
+    unittest.main(verbosity=2)
