@@ -1,0 +1,291 @@
+/* gst-avhw benchmark: the reuse scenario (issue 8, item 1)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One process builds, runs to EOS and tears down N pipelines in a row,
+ *
+ *   filesrc location=FILE ! parsebin ! avhwdec device=D ! avhwdownload ! fakesink
+ *
+ * and prints, per iteration, the wall time (build to teardown), the time to
+ * first frame (set_state PLAYING to the first buffer at the sink's pad), the
+ * frames, the device memory in use after teardown and at EOS (NVML: this
+ * process, and the whole GPU), the avhw device context id the decoder used
+ * and, on CUDA, whether the GPU's primary context is still active after
+ * teardown. Device reuse follows GST_AVHW_REUSE (run once with it unset and
+ * once with GST_AVHW_REUSE=0). Markdown on stdout; --csv FILE for a plot.
+ *
+ *   reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] [--label L] FILE
+ *
+ * A benchmark, not a test: it never fails on a slow number, only when a
+ * pipeline errors or stalls.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <gst/gst.h>
+#include <gst/avhw/gstavhw.h>
+#include "bench-common.h"
+
+typedef struct
+{
+  GMutex lock;
+  gdouble t_first;
+  guint frames;
+} Probe;
+
+static GstPadProbeReturn
+on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Probe *p = data;
+
+  g_mutex_lock (&p->lock);
+  if (p->frames++ == 0)
+    p->t_first = bench_now_s ();
+  g_mutex_unlock (&p->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gdouble
+median (gdouble * v, guint n)
+{
+  gdouble *c;
+  gdouble m;
+
+  if (n == 0)
+    return -1;
+  c = g_memdup2 (v, n * sizeof (gdouble));
+  qsort (c, n, sizeof (gdouble), cmp_double);
+  m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+  g_free (c);
+  return m;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint iterations = 20;
+  gchar *device = g_strdup ("auto");
+  gchar *sink = g_strdup ("avhwdownload ! fakesink name=sink sync=false");
+  gchar *csv_path = NULL, *label = NULL;
+  GOptionEntry entries[] = {
+    {"iterations", 'n', 0, G_OPTION_ARG_INT, &iterations,
+        "pipelines built, run and torn down (default 20)", "N"},
+    {"device", 'd', 0, G_OPTION_ARG_STRING, &device,
+        "avhwdec device (default auto)", "D"},
+    {"sink", 's', 0, G_OPTION_ARG_STRING, &sink,
+          "what follows avhwdec; its sink must be named 'sink' "
+          "(default: avhwdownload ! fakesink name=sink sync=false)",
+        "DESC"},
+    {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path,
+        "also write the rows as CSV", "FILE"},
+    {"label", 'l', 0, G_OPTION_ARG_STRING, &label,
+        "label for the CSV rows (default: reuse-on / reuse-off)", "L"},
+    {NULL}
+  };
+  GOptionContext *octx = g_option_context_new ("FILE - the reuse scenario");
+  GError *err = NULL;
+  FILE *csv = NULL;
+  gdouble *ttff, *wall, t_main = bench_now_s ();
+  gdouble mem0_proc, mem0_gpu, first_after = -1, second_after = -1;
+  gdouble last_after = -1, max_after = -1;
+  GHashTable *ctx_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+      g_free, NULL);
+  guint distinct_ctx, failures = 0, n_devices = 0, n_frames = 0;
+  guint64 n_opens = 0, n_frames_created = 0;
+  gboolean cuda, reuse;
+  guint cuda_index = 0;
+  gint i;
+
+  g_option_context_add_main_entries (octx, entries, NULL);
+  g_option_context_add_group (octx, gst_init_get_option_group ());
+  if (!g_option_context_parse (octx, &argc, &argv, &err) || argc != 2
+      || iterations < 1) {
+    g_printerr ("%s\n", err ? err->message :
+        "usage: reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] FILE");
+    return 2;
+  }
+  g_option_context_free (octx);
+  gst_init (NULL, NULL);
+  gst_avhw_init ();
+
+  reuse = gst_avhw_cache_get_reuse ();
+  if (!label)
+    label = g_strdup (reuse ? "reuse-on" : "reuse-off");
+  cuda = g_str_has_prefix (device, "cuda");
+  if (cuda && device[4] == ':')
+    cuda_index = (guint) atoi (device + 5);
+  bench_nvml_init (cuda_index);
+  mem0_proc = bench_proc_used_mib ();
+  mem0_gpu = bench_gpu_used_mib ();
+  if (csv_path) {
+    csv = fopen (csv_path, "a");
+    if (!csv) {
+      g_printerr ("cannot write %s\n", csv_path);
+      return 2;
+    }
+  }
+
+  g_print ("## reuse: %d pipelines in one process, device=%s, reuse %s "
+      "(GST_AVHW_REUSE=%s)\n\n", iterations, device, reuse ? "on" : "off",
+      g_getenv ("GST_AVHW_REUSE") ? g_getenv ("GST_AVHW_REUSE") : "unset");
+  g_print ("`filesrc location=%s ! parsebin ! avhwdec device=%s ! %s`\n\n",
+      argv[1], device, sink);
+  g_print ("device memory before the first pipeline: process %s MiB, "
+      "GPU %s MiB\n\n", bench_fmt (mem0_proc, "%.0f"),
+      bench_fmt (mem0_gpu, "%.0f"));
+  g_print ("| iter | wall ms | build ms | TTFF ms | frames | dev MiB at EOS "
+      "(process) | dev MiB after teardown (process) | GPU MiB after | "
+      "device ctx id | CUDA primary ctx after |\n");
+  g_print ("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+      "--- |\n");
+
+  ttff = g_new0 (gdouble, iterations);
+  wall = g_new0 (gdouble, iterations);
+  for (i = 0; i < iterations; i++) {
+    gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! parsebin ! "
+        "avhwdec name=dec device=%s ! %s", argv[1], device, sink);
+    Probe probe = { 0 };
+    GstElement *pipeline, *sinkel, *dec;
+    GstPad *pad;
+    GstMessage *msg;
+    GstAvhwDevice *active = NULL;
+    gdouble t0, t_built, t_play, t_end, mem_eos, mem_after, gpu_after;
+    guint64 ctx_id = 0;
+    gint primary = -1;
+    gchar *a, *b, *c, *t;
+    gboolean ok = TRUE;
+
+    g_mutex_init (&probe.lock);
+    t0 = bench_now_s ();
+    pipeline = gst_parse_launch (desc, &err);
+    if (!pipeline) {
+      g_printerr ("cannot build the pipeline: %s\n", err->message);
+      return 1;
+    }
+    t_built = bench_now_s ();
+    sinkel = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+    dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
+    if (!sinkel) {
+      g_printerr ("the sink must be named 'sink'\n");
+      return 2;
+    }
+    pad = gst_element_get_static_pad (sinkel, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, &probe,
+        NULL);
+    gst_object_unref (pad);
+
+    t_play = bench_now_s ();
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+        120 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *e = NULL;
+      gchar *dbg = NULL;
+
+      if (msg)
+        gst_message_parse_error (msg, &e, &dbg);
+      g_printerr ("iteration %d: %s (%s)\n", i + 1, e ? e->message :
+          "no EOS in 120 s", dbg ? dbg : "");
+      g_clear_error (&e);
+      g_free (dbg);
+      ok = FALSE;
+      failures++;
+    }
+    if (msg)
+      gst_message_unref (msg);
+    mem_eos = bench_proc_used_mib ();
+    g_object_get (dec, "active-device", &active, NULL);
+    if (active) {
+      ctx_id = gst_avhw_device_get_context_id (active);
+      gst_object_unref (active);
+    }
+    gst_object_unref (dec);
+    gst_object_unref (sinkel);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+    t_end = bench_now_s ();
+    mem_after = bench_proc_used_mib ();
+    gpu_after = bench_gpu_used_mib ();
+    if (cuda)
+      primary = bench_cuda_primary_active (cuda_index);
+
+    if (ctx_id)
+      g_hash_table_add (ctx_ids, g_memdup2 (&ctx_id, sizeof (ctx_id)));
+    ttff[i] = probe.frames ? (probe.t_first - t_play) * 1e3 : -1;
+    wall[i] = (t_end - t0) * 1e3;
+    n_frames = probe.frames;
+    if (i == 0)
+      first_after = mem_after;
+    if (i == 1)
+      second_after = mem_after;
+    last_after = mem_after;
+    max_after = MAX (max_after, mem_after);
+
+    a = bench_fmt (mem_eos, "%.0f");
+    b = bench_fmt (mem_after, "%.0f");
+    c = bench_fmt (gpu_after, "%.0f");
+    t = bench_fmt (ok ? ttff[i] : -1, "%.1f");
+    g_print ("| %d | %.1f | %.1f | %s | %u | %s | %s | %s | %" G_GUINT64_FORMAT
+        " | %s |\n", i + 1, wall[i], (t_built - t0) * 1e3, t, probe.frames, a, b, c, ctx_id, primary < 0 ? "-" : primary ?
+        "active" : "released");
+    if (csv)
+      fprintf (csv, "%s,%d,%.3f,%.3f,%u,%s,%s,%s,%" G_GUINT64_FORMAT ",%d\n",
+          label, i + 1, wall[i], ttff[i], probe.frames, a, b, c, ctx_id,
+          primary);
+    g_free (t);
+    g_free (a);
+    g_free (b);
+    g_free (c);
+    g_free (desc);
+    g_mutex_clear (&probe.lock);
+  }
+
+  gst_avhw_cache_get_stats (&n_devices, NULL, &n_opens, &n_frames_created);
+  /* Ids are context addresses: a freed context's address can come back, so
+   * the cache's count of device opens is the one to trust. */
+  distinct_ctx = g_hash_table_size (ctx_ids);
+  {
+    gdouble m_ttff = iterations > 1 ? median (ttff + 1, iterations - 1) : -1;
+    gdouble m_wall = iterations > 1 ? median (wall + 1, iterations - 1) : -1;
+    gchar *g = bench_fmt (second_after >= 0 && last_after >= 0 ?
+        last_after - second_after : -1, "%+.0f");
+    gchar *f = bench_fmt (first_after, "%.0f");
+    gchar *mx = bench_fmt (max_after, "%.0f");
+
+    g_print ("\nsummary (%s): first TTFF %.1f ms, median TTFF of iterations "
+        "2..%d %.1f ms (first/median %.1fx; target >= 5x with reuse on); "
+        "first wall %.1f ms, median wall 2..%d %.1f ms; device memory after "
+        "teardown (process): first %s MiB, max %s MiB, growth from iteration "
+        "2 to %d %s MiB; %u distinct device context address(es) seen by avhwdec; "
+        "cache: %" G_GUINT64_FORMAT " device open(s), %" G_GUINT64_FORMAT
+        " frames context(s) created; %u frames per iteration; %u failed "
+        "iteration(s); process %.1f s\n", label, ttff[0], iterations, m_ttff,
+        m_ttff > 0 ? ttff[0] / m_ttff : 0, wall[0], iterations, m_wall, f, mx,
+        iterations, g, distinct_ctx, n_opens, n_frames_created, n_frames,
+        failures, bench_now_s () - t_main);
+    g_print ("RESULT label=%s iterations=%d ttff_first_ms=%.1f "
+        "ttff_median_ms=%.1f wall_first_ms=%.1f wall_median_ms=%.1f "
+        "mem_after_first_mib=%s mem_after_max_mib=%s mem_growth_mib=%s "
+        "distinct_ctx=%u device_opens=%" G_GUINT64_FORMAT " failures=%u\n",
+        label, iterations, ttff[0], m_ttff, wall[0], m_wall, f, mx, g,
+        distinct_ctx, n_opens, failures);
+    g_free (g);
+    g_free (f);
+    g_free (mx);
+  }
+  if (csv)
+    fclose (csv);
+  g_hash_table_unref (ctx_ids);
+  g_free (ttff);
+  g_free (wall);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# run-on-gpu.sh - what runs on the NVIDIA GPU test machine, from the repository
+# root, with .gpu/ carried (tests/gpu/make-bundle.sh makes it):
+#
+#   bash tests/gpu/run-on-gpu.sh [STAGE...]        (device tool: carry [".gpu"])
+#
+# STAGEs, in this order (default: all): info check conformance bench
+#   info         nvidia-smi, gst-avhw-info, the elements and NVIDIA features seen
+#   check        the tests/check programs on the real GPU: libs_cuda,
+#                libs_contract (AVHW_BACKEND=cuda, vulkan, opencl), elements_context,
+#                elements_updown, elements_avhwdec, elements_foreign, elements_autoplug,
+#                libs_registry, libs_cache(-reuse-off)
+#   conformance  tests/gpu/conformance-gst.sh over .gpu/media/MANIFEST.tsv through
+#                NVDEC (avhwdec device=cuda:0 fallback=false), then fallback=true
+#                for every stream that did not pass
+#   bench        tests/bench/run-all.sh --device cuda:0 (reuse, throughput, scaling)
+# Everything printed goes to $OUT/run.log too; $OUT also gets conformance.tsv,
+# bench.md, results.txt, reuse.csv, bench.png and logs.tar.gz (per-test and
+# per-stream logs). Each stage is time-boxed so the whole run ends before
+# DEADLINE_S (default 570) seconds; a stage cut short says so.
+# Env: BENCH_RUNS (2), BENCH_ITER (20), BENCH_STREAMS ("1 2 4 7"), CONF_JOBS (4),
+# DEVICE (cuda:0).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP"
+T0=$(date +%s)
+DEADLINE_S=${DEADLINE_S:-570}
+DEVICE=${DEVICE:-cuda:0}
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+LOGS=${LOGS:-/tmp/gpu-logs}
+rm -rf "$LOGS"; mkdir -p "$LOGS"
+STAGES=${*:-info check conformance bench}
+exec > >(tee -a "$OUT/run.log") 2>&1
+
+left() { echo $(( DEADLINE_S - ($(date +%s) - T0) )); }
+# budget CAP: seconds a stage may take: CAP, or what is left less 20 s for packing
+budget() { local l; l=$(( $(left) - 20 )); [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
+stage() { echo; echo "==================== $* ($(date -u +%H:%M:%S), $(( $(date +%s) - T0 )) s in)"; }
+has() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
+
+stage "setup"
+echo "command: bash tests/gpu/run-on-gpu.sh $STAGES"
+cat .gpu/TREE 2>/dev/null; echo "working tree sent: $(git log -1 --format="%h %s" 2>/dev/null || echo "no git")"
+# BUNDLE_ROOT: where the bundle is unpacked (a private folder for rehearsals
+# on a shared dev machine, e.g. BUNDLE_ROOT=/tmp/$USER-gpu DEVICE=vulkan)
+BUNDLE_ROOT=${BUNDLE_ROOT:-/tmp}
+mkdir -p "$BUNDLE_ROOT"
+rm -rf "$BUNDLE_ROOT/gpubundle"
+tar -xJf .gpu/gpubundle.tar.xz -C "$BUNDLE_ROOT" || { echo "cannot unpack .gpu/gpubundle.tar.xz"; exit 1; }
+# shellcheck disable=SC1091
+. "$BUNDLE_ROOT/gpubundle/env.sh"
+REG=$BUNDLE_ROOT/gpubundle/registries
+mkdir -p "$REG"
+export GST_REGISTRY=$REG/main.bin GST_REGISTRY_1_0=$REG/main.bin
+PLUGINS=$GPUBUNDLE/plugins
+ls "$PLUGINS" | grep -i avhw | tr '\n' ' '; echo
+uname -a
+nproc
+
+if has info; then
+    stage "info"
+    nvidia-smi 2>&1 | head -n 20
+    nvidia-smi --query-gpu=name,memory.total,memory.used,driver_version,clocks.sm,clocks.mem --format=csv 2>&1
+    timeout 60 gst-avhw-info 2>&1; echo "gst-avhw-info exit $?"
+    timeout 60 gst-inspect-1.0 avhwdec 2>&1 | sed -n '1,12p'
+    echo "avhw plugin features:"; timeout 60 gst-inspect-1.0 2>/dev/null | grep -i avhw
+    echo "nvcodec features: $(timeout 60 gst-inspect-1.0 nvcodec 2>/dev/null | grep -cE '^ +nv')"
+    timeout 60 gst-inspect-1.0 nvcodec 2>/dev/null | grep -E '^ +nv' | head -n 30
+    timeout 30 ffmpeg -hide_banner -hwaccels 2>&1 | tr '\n' ' '; echo
+fi
+
+if has check; then
+    stage "check: tests/check programs on the GPU"
+    CHECK_RESULTS=()
+    run_check() { # name program [VAR=value...]
+        local name=$1 prog=$2 b rc; shift 2
+        b=$(budget 150)
+        if [ "$b" -lt 20 ]; then CHECK_RESULTS+=("NOT RUN  $name (out of time)"); return; fi
+        echo "---- $name: env $* $prog (limit ${b} s)"
+        env GST_REGISTRY_1_0="$REG/check-$name.bin" GST_PLUGIN_SYSTEM_PATH_1_0= \
+            GST_PLUGIN_PATH_1_0="$PLUGINS" CK_FORK=no CK_DEFAULT_TIMEOUT=60 \
+            GST_DEBUG="${CHECK_GST_DEBUG:-*:2,avhw*:4}" "$@" \
+            timeout -k 5 "$b" "$prog" > "$LOGS/check-$name.log" 2>&1
+        rc=$?
+        grep -E '^[0-9]+%: Checks|^SKIP|: (E|F):|: Passed|Assertion|CRITICAL|Segmentation' "$LOGS/check-$name.log" | head -n 40
+        case $rc in
+            0) CHECK_RESULTS+=("PASS  $name") ;;
+            77) CHECK_RESULTS+=("SKIP  $name") ;;
+            124|137) CHECK_RESULTS+=("FAIL  $name (timeout, ${b} s)") ;;
+            *) CHECK_RESULTS+=("FAIL  $name (exit $rc)")
+               echo "     last lines:"; tail -n 25 "$LOGS/check-$name.log" | sed 's/^/     /' ;;
+        esac
+    }
+    run_check libs_cuda "$GPUBUNDLE/bin/libs_cuda"
+    run_check contract-cuda "$GPUBUNDLE/bin/libs_contract" AVHW_BACKEND=cuda
+    run_check contract-vulkan "$GPUBUNDLE/bin/libs_contract" AVHW_BACKEND=vulkan
+    run_check contract-opencl "$GPUBUNDLE/bin/libs_contract" AVHW_BACKEND=opencl
+    run_check elements_context "$GPUBUNDLE/bin/elements_context"
+    run_check elements_updown "$GPUBUNDLE/bin/elements_updown"
+    run_check elements_avhwdec "$GPUBUNDLE/bin/elements_avhwdec"
+    [ -x "$GPUBUNDLE/bin/elements_foreign" ] && run_check elements_foreign "$GPUBUNDLE/bin/elements_foreign"
+    [ -x "$GPUBUNDLE/bin/elements_autoplug" ] && run_check elements_autoplug "$GPUBUNDLE/bin/elements_autoplug"
+    run_check libs_registry "$GPUBUNDLE/bin/libs_registry" AVHW_BUILT_BACKENDS=vulkan,opencl,cuda
+    run_check libs_cache "$GPUBUNDLE/bin/libs_cache"
+    run_check libs_cache_reuse_off "$GPUBUNDLE/bin/libs_cache_reuse_off" GST_AVHW_REUSE=0
+    echo; echo "check summary:"; printf '  %s\n' "${CHECK_RESULTS[@]}"
+fi
+
+if has conformance; then
+    stage "conformance: NVDEC through avhwdec device=$DEVICE"
+    M=.gpu/media/MANIFEST.tsv
+    b=$(budget 200)
+    mkdir -p "$LOGS/conf-nofallback" "$LOGS/conf-fallback"
+    timeout -k 10 "$b" bash tests/gpu/conformance-gst.sh --device "$DEVICE" --fallback false \
+        --jobs "${CONF_JOBS:-4}" --timeout 60 --logdir "$LOGS/conf-nofallback" \
+        --results "$LOGS/conf-nofallback.tsv" "$M"
+    echo "conformance-gst exit $?"
+    awk -F'\t' '$1 != "PASS" { print $2 }' "$LOGS/conf-nofallback.tsv" > "$LOGS/not-passed.txt" 2>/dev/null
+    if [ -s "$LOGS/not-passed.txt" ]; then
+        stage "conformance: the $(wc -l < "$LOGS/not-passed.txt") stream(s) that did not pass, with fallback=true"
+        b=$(budget 120)
+        timeout -k 10 "$b" bash tests/gpu/conformance-gst.sh --device "$DEVICE" --fallback true \
+            --jobs "${CONF_JOBS:-4}" --timeout 60 --logdir "$LOGS/conf-fallback" \
+            --files "$LOGS/not-passed.txt" --results "$LOGS/conf-fallback.tsv" "$M"
+        echo "conformance-gst exit $?"
+    fi
+    { sed 's/^/fallback=false\t/' "$LOGS/conf-nofallback.tsv" 2>/dev/null
+      sed 's/^/fallback=true\t/' "$LOGS/conf-fallback.tsv" 2>/dev/null; } > "$OUT/conformance.tsv"
+fi
+
+if has bench; then
+    stage "bench: tests/bench/run-all.sh --device $DEVICE"
+    b=$(budget 400)
+    mkdir -p "$LOGS/bench"
+    timeout -k 10 "$b" bash tests/bench/run-all.sh --device "$DEVICE" --clips .gpu/bench \
+        --out "$LOGS/bench" --runs "${BENCH_RUNS:-2}" --iterations "${BENCH_ITER:-20}" \
+        --streams "${BENCH_STREAMS:-1 2 4 7}" ${BENCH_ONLY:+--only "$BENCH_ONLY"}
+    echo "run-all exit $? (124: cut at ${b} s)"
+    for f in bench.md results.txt reuse.csv bench.png; do
+        [ -f "$LOGS/bench/$f" ] && cp "$LOGS/bench/$f" "$OUT/"
+    done
+    nvidia-smi --query-gpu=memory.used,clocks.sm,temperature.gpu --format=csv 2>&1
+fi
+
+stage "done"
+tar -czf "$OUT/logs.tar.gz" -C "$LOGS" . 2>/dev/null
+ls -l "$OUT"
