@@ -30,6 +30,9 @@ struct _GstAvhwUpload
   GstAvhwBaseTransform parent;
 
   GstVideoInfo in_info;
+  /* the output pool, kept across renegotiations that keep format and size */
+  GstBufferPool *pool;
+  GstVideoInfo pool_info;
 };
 
 G_DEFINE_TYPE (GstAvhwUpload, gst_avhw_upload, GST_TYPE_AVHW_BASE_TRANSFORM);
@@ -83,8 +86,17 @@ gst_avhw_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 }
 
 static gboolean
+same_frames (const GstVideoInfo * a, const GstVideoInfo * b)
+{
+  return GST_VIDEO_INFO_FORMAT (a) == GST_VIDEO_INFO_FORMAT (b)
+      && GST_VIDEO_INFO_WIDTH (a) == GST_VIDEO_INFO_WIDTH (b)
+      && GST_VIDEO_INFO_HEIGHT (a) == GST_VIDEO_INFO_HEIGHT (b);
+}
+
+static gboolean
 gst_avhw_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
+  GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
   GstAvhwDevice *device = DEVICE (trans);
   GstBufferPool *pool;
   GstStructure *config;
@@ -98,20 +110,33 @@ gst_avhw_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
 
-  pool = gst_avhw_buffer_pool_new (device);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
-      min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_ELEMENT_ERROR (trans, RESOURCE, SETTINGS,
-        ("Device %s cannot hold %s %dx%d frames.",
-            gst_avhw_device_get_name (device),
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
-            GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info)),
-        ("The frames context could not be made; see the avhwcache debug log."));
-    gst_object_unref (pool);
-    return FALSE;
+  if (self->pool && same_frames (&self->pool_info, &info)
+      && gst_avhw_buffer_pool_get_device (GST_AVHW_BUFFER_POOL (self->pool))
+      == device) {
+    /* Only framerate, colorimetry or the like changed: same frames. */
+    pool = gst_object_ref (self->pool);
+    GST_DEBUG_OBJECT (self, "keeping the output pool");
+  } else {
+    pool = gst_avhw_buffer_pool_new (device);
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps,
+        GST_VIDEO_INFO_SIZE (&info), min, max);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_ELEMENT_ERROR (trans, RESOURCE, SETTINGS,
+          ("Device %s cannot hold %s %dx%d frames.",
+              gst_avhw_device_get_name (device),
+              gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+              GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info)),
+          ("The frames context could not be made; see the avhwcache debug "
+              "log."));
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    gst_clear_object (&self->pool);
+    self->pool = gst_object_ref (pool);
+    self->pool_info = info;
   }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool,
@@ -120,6 +145,13 @@ gst_avhw_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
         min, max);
   gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+gst_avhw_upload_stop (GstBaseTransform * trans)
+{
+  gst_clear_object (&GST_AVHW_UPLOAD (trans)->pool);
   return TRUE;
 }
 
@@ -213,6 +245,7 @@ gst_avhw_upload_class_init (GstAvhwUploadClass * klass)
   trans_class->decide_allocation = gst_avhw_upload_decide_allocation;
   trans_class->propose_allocation = gst_avhw_upload_propose_allocation;
   trans_class->transform = gst_avhw_upload_transform;
+  trans_class->stop = gst_avhw_upload_stop;
 
   GST_DEBUG_CATEGORY_INIT (gst_avhw_upload_debug, "avhwupload", 0,
       "avhwupload");

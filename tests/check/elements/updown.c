@@ -219,6 +219,51 @@ GST_START_TEST (test_unsupported_format_not_negotiated)
 
 GST_END_TEST;
 
+/* A renegotiation that keeps format and size (here the framerate changes)
+ * keeps the output pool; a new size gets a new one. */
+GST_START_TEST (test_pool_kept_across_compatible_renegotiation)
+{
+  GstHarness *h = gst_harness_new_parse ("avhwupload");
+  GstVideoInfo info;
+  GstBuffer *out;
+  GstBufferPool *p1, *p2, *p3;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 64, 48);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=I420,width=64,"
+      "height=48,framerate=30/1");
+  out = gst_harness_push_and_pull (h, gst_buffer_new_allocate (NULL,
+          GST_VIDEO_INFO_SIZE (&info), NULL));
+  fail_unless (out && out->pool);
+  p1 = gst_object_ref (out->pool);
+  gst_buffer_unref (out);
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=I420,width=64,"
+      "height=48,framerate=25/1");
+  out = gst_harness_push_and_pull (h, gst_buffer_new_allocate (NULL,
+          GST_VIDEO_INFO_SIZE (&info), NULL));
+  fail_unless (out && out->pool);
+  p2 = gst_object_ref (out->pool);
+  gst_buffer_unref (out);
+  fail_unless (p1 == p2, "pool replaced although the frames are the same");
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 32, 32);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=I420,width=32,"
+      "height=32,framerate=25/1");
+  out = gst_harness_push_and_pull (h, gst_buffer_new_allocate (NULL,
+          GST_VIDEO_INFO_SIZE (&info), NULL));
+  fail_unless (out && out->pool);
+  p3 = gst_object_ref (out->pool);
+  gst_buffer_unref (out);
+  fail_unless (p3 != p1, "a new size kept the old pool");
+
+  gst_object_unref (p1);
+  gst_object_unref (p2);
+  gst_object_unref (p3);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 updown_suite (void)
 {
@@ -230,6 +275,7 @@ updown_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_round_trip_every_backend);
   tcase_add_test (tc, test_unsupported_format_not_negotiated);
+  tcase_add_test (tc, test_pool_kept_across_compatible_renegotiation);
   return s;
 }
 
