@@ -472,22 +472,8 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
       return ret;
     }
     if (is_hw) {
-      GstVideoFrame vf;
-      AVFrame *sw = av_frame_alloc ();
-      gboolean ok;
-
-      if (!gst_video_frame_map (&vf, &self->output_state->info,
-              cframe->output_buffer, GST_MAP_WRITE)) {
-        av_frame_free (&sw);
-        g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-            "cannot map the output buffer");
-        goto transfer_failed;
-      }
-      gst_avhw_frame_wrap_video_frame (sw, &vf);
-      ok = gst_avhw_backend_download (backend, sw, frame, &err);
-      av_frame_free (&sw);
-      gst_video_frame_unmap (&vf);
-      if (!ok)
+      if (!gst_avhw_transfer_buffer (backend, frame, cframe->output_buffer,
+              &self->output_state->info, TRUE, &err))
         goto transfer_failed;
     } else if (!copy_sw_frame (self, frame, cframe->output_buffer)) {
       g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,

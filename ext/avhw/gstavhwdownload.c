@@ -128,30 +128,18 @@ gst_avhw_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstMemory *mem = gst_buffer_n_memory (inbuf) == 1 ?
       gst_buffer_peek_memory (inbuf, 0) : NULL;
   GstAvhwDevice *device;
-  AVFrame *hw, *sw;
-  GstVideoFrame vframe;
   GError *err = NULL;
-  gboolean ok;
 
   if (!mem || !gst_is_avhw_memory (mem)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
         ("input buffer is not avhw device memory"));
     return GST_FLOW_ERROR;
   }
+  /* The frame's own device: any avhw memory downloads. */
   device = gst_avhw_memory_get_device (mem);
-  hw = gst_avhw_memory_get_frame (mem);
-  if (!gst_video_frame_map (&vframe, &self->out_info, outbuf, GST_MAP_WRITE)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, (NULL),
-        ("could not map the output frame"));
-    return GST_FLOW_ERROR;
-  }
-  sw = av_frame_alloc ();
-  gst_avhw_frame_wrap_video_frame (sw, &vframe);
-  ok = gst_avhw_backend_download (gst_avhw_device_get_backend (device), sw, hw,
-      &err);
-  av_frame_free (&sw);
-  gst_video_frame_unmap (&vframe);
-  if (!ok) {
+  if (!gst_avhw_transfer_buffer (gst_avhw_device_get_backend (device),
+          gst_avhw_memory_get_frame (mem), outbuf, &self->out_info, TRUE,
+          &err)) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
         ("Download from %s failed.", gst_avhw_device_get_name (device)),
         ("%s", err->message));

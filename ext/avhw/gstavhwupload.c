@@ -195,28 +195,15 @@ gst_avhw_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
   GstAvhwDevice *device = DEVICE (trans);
   AVFrame *hw = gst_avhw_buffer_peek_frame (outbuf);
-  AVFrame *sw;
-  GstVideoFrame vframe;
   GError *err = NULL;
-  gboolean ok;
 
   if (!hw) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("output buffer is not avhw device memory"));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&vframe, &self->in_info, inbuf, GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
-        ("could not map the input frame"));
-    return GST_FLOW_ERROR;
-  }
-  sw = av_frame_alloc ();
-  gst_avhw_frame_wrap_video_frame (sw, &vframe);
-  ok = gst_avhw_backend_upload (gst_avhw_device_get_backend (device), hw, sw,
-      &err);
-  av_frame_free (&sw);
-  gst_video_frame_unmap (&vframe);
-  if (!ok) {
+  if (!gst_avhw_transfer_buffer (gst_avhw_device_get_backend (device), hw,
+          inbuf, &self->in_info, FALSE, &err)) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
         ("Upload to %s failed.", gst_avhw_device_get_name (device)),
         ("%s", err->message));

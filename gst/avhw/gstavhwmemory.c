@@ -128,6 +128,51 @@ gst_avhw_frame_wrap_video_frame (AVFrame * dst, const GstVideoFrame * vframe)
   return wrap_planes (dst, &vframe->info, data, vframe->info.stride);
 }
 
+/**
+ * gst_avhw_transfer_buffer: (skip)
+ * @backend: the backend of @hw's device
+ * @hw: a hardware frame
+ * @buffer: a system-memory buffer laid out as @info (or as its video meta)
+ * @info: the software layout of @buffer
+ * @download: %TRUE: @hw into @buffer; %FALSE: @buffer into @hw
+ * @error: return location for a #GError
+ *
+ * Maps @buffer (for writing when downloading, reading when uploading) and
+ * moves one frame with the backend's transfer, no other copy.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_avhw_transfer_buffer (GstAvhwBackend * backend, AVFrame * hw,
+    GstBuffer * buffer, const GstVideoInfo * info, gboolean download,
+    GError ** error)
+{
+  GstVideoFrame vframe;
+  AVFrame *sw;
+  gboolean ok;
+
+  if (!gst_video_frame_map (&vframe, info, buffer,
+          download ? GST_MAP_WRITE : GST_MAP_READ)) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "could not map the %s frame", download ? "output" : "input");
+    return FALSE;
+  }
+  sw = av_frame_alloc ();
+  if (!sw || !gst_avhw_frame_wrap_video_frame (sw, &vframe)) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "format %s has no FFmpeg equivalent",
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
+    ok = FALSE;
+  } else if (download) {
+    ok = gst_avhw_backend_download (backend, sw, hw, error);
+  } else {
+    ok = gst_avhw_backend_upload (backend, hw, sw, error);
+  }
+  av_frame_free (&sw);
+  gst_video_frame_unmap (&vframe);
+  return ok;
+}
+
 /* Points a software AVFrame at the staging copy. */
 static void
 wrap_staging (GstAvhwMemory * m, AVFrame * sw)

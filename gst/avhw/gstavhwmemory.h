@@ -53,6 +53,11 @@ gboolean gst_avhw_frame_wrap_video_frame (AVFrame * dst,
     const GstVideoFrame * vframe);
 
 GST_AVHW_API
+gboolean gst_avhw_transfer_buffer (GstAvhwBackend * backend, AVFrame * hw,
+    GstBuffer * buffer, const GstVideoInfo * info, gboolean download,
+    GError ** error);
+
+GST_AVHW_API
 guint gst_avhw_buffer_get_n_planes (GstBuffer * buffer);
 
 GST_AVHW_API
