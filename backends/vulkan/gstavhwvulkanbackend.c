@@ -9,6 +9,9 @@
 #include <gst/avhw/gstavhw.h>
 
 #include "gstavhwvulkanbackend.h"
+#ifdef HAVE_GST_VULKAN
+#include "gstavhwvulkaninterop.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
@@ -120,6 +123,10 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->get_device_description = vk_get_device_description;
   /* The default open_device passes the index, which FFmpeg's vulkan
    * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
+#ifdef HAVE_GST_VULKAN
+  /* gst.vulkan.device: share GStreamer's VkDevice. */
+  vk_interop_class_init (bclass);
+#endif
 }
 
 static void

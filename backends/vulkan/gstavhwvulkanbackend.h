@@ -7,6 +7,22 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GstAvhwVulkanBackend:
+ *
+ * The `vulkan` backend: Vulkan devices through FFmpeg's vulkan hwcontext.
+ * Device `vulkan:N` is physical device N in vkEnumeratePhysicalDevices()
+ * order.
+ *
+ * Interop with GStreamer's vulkan elements (library gstreamer-vulkan-1.0),
+ * when built with it: a `gst.vulkan.device` context gives an avhw device on
+ * that GstVulkanDevice's VkDevice (kept alive by the device), and such a
+ * device answers `gst.vulkan.device` queries with it, so vulkanupload,
+ * vulkandownload and avhw elements share one VkDevice. GStreamer 1.22
+ * cannot wrap a VkDevice it did not create, so a device FFmpeg made is not
+ * offered to GStreamer's elements. See gstavhwvulkaninterop.c for the
+ * caveats (timeline semaphores, one shared queue).
+ */
 #define GST_TYPE_AVHW_VULKAN_BACKEND (gst_avhw_vulkan_backend_get_type ())
 G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
     AVHW_VULKAN_BACKEND, GstAvhwBackend);

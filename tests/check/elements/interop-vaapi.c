@@ -10,8 +10,8 @@
  *   gst.va.display.handle with its own VADisplay, and va elements and avhw
  *   elements sharing one VADisplay in both directions.
  *
- * The test does not link gstreamer-va-1.0: GstVaDisplay is read through its
- * GObject properties ("va-display") and contexts are borrowed from
+ * The test does not link gstreamer-va-1.0 (interop-common.c): GstVaDisplay
+ * is read through its "va-display" property and contexts are borrowed from
  * GStreamer's own va elements.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -19,10 +19,8 @@
 #include "config.h"
 #endif
 
-#include <gst/app/gstappsink.h>
-#include <gst/video/video.h>
 #include <libavutil/hwcontext_vaapi.h>
-#include "../avhw-test-utils.h"
+#include "interop-common.c"
 
 #define VA_CONTEXT_TYPE "gst.va.display.handle"
 #define CAPS "video/x-raw,format=NV12,width=64,height=48,framerate=30/1"
@@ -60,10 +58,8 @@ n_va_devices (gchar ** reason)
 static VADisplay
 va_display_of (GstAvhwDevice * device)
 {
-  AVHWDeviceContext *dctx =
-      (AVHWDeviceContext *) gst_avhw_device_get_device_ctx (device)->data;
-
-  return ((AVVAAPIDeviceContext *) dctx->hwctx)->display;
+  return ((AVVAAPIDeviceContext *) interop_device_ctx (device)->hwctx)->
+      display;
 }
 
 /* The VADisplay a gst.va.display.handle context holds, through the
@@ -71,119 +67,18 @@ va_display_of (GstAvhwDevice * device)
 static gpointer
 va_display_in_context (GstContext * context)
 {
-  const GValue *v = gst_structure_get_value (gst_context_get_structure
-      (context), "gst-display");
   gpointer dpy = NULL;
 
-  fail_unless (v != NULL && G_VALUE_HOLDS_OBJECT (v),
-      "no gst-display in %" GST_PTR_FORMAT, context);
-  g_object_get (g_value_get_object (v), "va-display", &dpy, NULL);
+  g_object_get (interop_context_object (context, "gst-display"),
+      "va-display", &dpy, NULL);
   return dpy;
-}
-
-/* Asks the peer of @element's @pad_name for @type. */
-static GstContext *
-query_peer_context (GstElement * element, const gchar * pad_name,
-    const gchar * type)
-{
-  GstPad *pad = gst_element_get_static_pad (element, pad_name);
-  GstQuery *q = gst_query_new_context (type);
-  GstContext *ctx = NULL;
-
-  if (gst_pad_peer_query (pad, q)) {
-    gst_query_parse_context (q, &ctx);
-    if (ctx)
-      gst_context_ref (ctx);
-  }
-  gst_query_unref (q);
-  gst_object_unref (pad);
-  return ctx;
-}
-
-static GstAvhwDevice *
-active_device (GstElement * pipeline, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstAvhwDevice *d = NULL;
-
-  g_object_get (e, "active-device", &d, NULL);
-  gst_object_unref (e);
-  fail_unless (d != NULL, "%s has no active device", name);
-  return d;
-}
-
-/* Runs @desc (ending in an appsink named "sink") to EOS with @context set
- * on the pipeline first (may be NULL); returns an MD5 of the visible bytes
- * of every frame and leaves the pipeline PLAYING in *@out when not NULL. */
-static gchar *
-run_and_hash (const gchar * desc, GstContext * context, GstElement ** out)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err), *sink;
-  GChecksum *sum = g_checksum_new (G_CHECKSUM_MD5);
-  GstSample *sample;
-  GstMessage *msg;
-  gchar *digest;
-  guint frames = 0;
-
-  fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "");
-  if (context)
-    gst_element_set_context (p, context);
-  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
-  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
-    GstVideoInfo info;
-    GstVideoFrame frame;
-    guint plane, row;
-
-    fail_unless (gst_video_info_from_caps (&info,
-            gst_sample_get_caps (sample)));
-    fail_unless (gst_video_frame_map (&frame, &info,
-            gst_sample_get_buffer (sample), GST_MAP_READ));
-    for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (&frame); plane++) {
-      guint comp = plane == 0 ? 0 : 1;
-      guint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, comp);
-      guint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&frame, comp) *
-          GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, comp);
-
-      if (GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_NV12 && plane)
-        bytes = GST_VIDEO_FRAME_WIDTH (&frame);
-      for (row = 0; row < rows; row++)
-        g_checksum_update (sum, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
-                plane) + row * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, plane),
-            bytes);
-    }
-    gst_video_frame_unmap (&frame);
-    gst_sample_unref (sample);
-    frames++;
-  }
-  msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR);
-  if (msg) {
-    GError *e = NULL;
-    gchar *dbg = NULL;
-
-    gst_message_parse_error (msg, &e, &dbg);
-    fail ("%s: %s (%s)", desc, e->message, dbg);
-  }
-  fail_unless (frames > 0, "%s: no frame", desc);
-  digest = g_strdup (g_checksum_get_string (sum));
-  g_checksum_free (sum);
-  gst_object_unref (sink);
-  if (out) {
-    *out = p;
-  } else {
-    gst_element_set_state (p, GST_STATE_NULL);
-    gst_object_unref (p);
-  }
-  return digest;
 }
 
 static gchar *
 reference_hash (void)
 {
-  return run_and_hash ("videotestsrc num-buffers=5 pattern=smpte ! " CAPS
-      " ! appsink name=sink sync=false", NULL, NULL);
+  return interop_run_and_hash ("videotestsrc num-buffers=5 pattern=smpte ! "
+      CAPS " ! appsink name=sink sync=false", NULL, NULL);
 }
 
 /* --- every machine --- */
@@ -327,9 +222,9 @@ GST_START_TEST (test_empty_foreign_context_refused)
     g_clear_error (&err);
   }
   gst_message_unref (msg);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
+  interop_stop (p);
   gst_context_unref (ctx);
+  gst_avhw_cache_clear ();
 }
 
 GST_END_TEST;
@@ -339,9 +234,9 @@ GST_END_TEST;
 GST_START_TEST (test_hw_round_trip)
 {
   gchar *ref = reference_hash ();
-  gchar *out = run_and_hash ("videotestsrc num-buffers=5 pattern=smpte ! "
-      CAPS " ! avhwupload device=vaapi ! avhwdownload ! " CAPS
-      " ! appsink name=sink sync=false", NULL, NULL);
+  gchar *out = interop_run_and_hash ("videotestsrc num-buffers=5 "
+      "pattern=smpte ! " CAPS " ! avhwupload device=vaapi ! avhwdownload ! "
+      CAPS " ! appsink name=sink sync=false", NULL, NULL);
 
   fail_unless_equals_string (out, ref);
   g_free (ref);
@@ -354,32 +249,22 @@ GST_END_TEST;
  * VADisplay, and that context maps back to the same device context. */
 GST_START_TEST (test_hw_answers_with_own_display)
 {
-  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! " CAPS
+  GstElement *p = interop_start_paused ("videotestsrc num-buffers=1 ! " CAPS
       " ! avhwupload name=up device=vaapi ! fakesink name=sink", NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
-  GstAvhwDevice *dev, *back;
-  GstContext *ctx;
+  GstAvhwDevice *dev = interop_active_device (p, "up"), *back;
+  GstContext *ctx = interop_query_upstream_of (p, "sink", VA_CONTEXT_TYPE);
   GError *err = NULL;
 
-  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
-      GST_STATE_CHANGE_FAILURE);
-  fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) ==
-      GST_STATE_CHANGE_SUCCESS);
-  dev = active_device (p, "up");
-  ctx = query_peer_context (sink, "sink", VA_CONTEXT_TYPE);
   fail_unless (ctx != NULL, "avhwupload does not answer " VA_CONTEXT_TYPE);
   fail_unless (va_display_in_context (ctx) == va_display_of (dev));
   back = gst_avhw_device_open_foreign (ctx, "vaapi", &err);
   fail_unless (back != NULL, "%s", err ? err->message : "");
-  fail_unless (gst_avhw_device_get_device_ctx (back)->data ==
-      gst_avhw_device_get_device_ctx (dev)->data,
+  fail_unless (interop_device_ctx (back) == interop_device_ctx (dev),
       "our own GstVaDisplay did not map back to our device context");
   gst_object_unref (back);
   gst_context_unref (ctx);
   gst_object_unref (dev);
-  gst_object_unref (sink);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
+  interop_stop (p);
 }
 
 GST_END_TEST;
@@ -402,37 +287,31 @@ have_vapostproc (void)
  * pipeline as a context, is the VADisplay avhw elements then use. */
 GST_START_TEST (test_hw_uses_gst_display)
 {
-  GstElement *helper, *sink, *p;
-  GstContext *ctx;
+  GstElement *helper, *p;
+  GstContext *ctx[2] = { NULL, NULL };
   GstAvhwDevice *dev;
   gchar *ref, *out;
 
   if (!have_vapostproc ())
     return;
-  helper = gst_parse_launch ("videotestsrc num-buffers=1 ! vapostproc ! "
+  helper = interop_start_paused ("videotestsrc num-buffers=1 ! vapostproc ! "
       "fakesink name=sink", NULL);
-  fail_unless (gst_element_set_state (helper, GST_STATE_PAUSED) !=
-      GST_STATE_CHANGE_FAILURE);
-  gst_element_get_state (helper, NULL, NULL, GST_CLOCK_TIME_NONE);
-  sink = gst_bin_get_by_name (GST_BIN (helper), "sink");
-  ctx = query_peer_context (sink, "sink", VA_CONTEXT_TYPE);
-  fail_unless (ctx != NULL, "vapostproc does not answer " VA_CONTEXT_TYPE);
+  ctx[0] = interop_query_upstream_of (helper, "sink", VA_CONTEXT_TYPE);
+  fail_unless (ctx[0] != NULL, "vapostproc does not answer "
+      VA_CONTEXT_TYPE);
 
   ref = reference_hash ();
-  out = run_and_hash ("videotestsrc num-buffers=5 pattern=smpte ! " CAPS
-      " ! avhwupload name=up device=vaapi ! avhwdownload ! " CAPS
+  out = interop_run_and_hash ("videotestsrc num-buffers=5 pattern=smpte ! "
+      CAPS " ! avhwupload name=up device=vaapi ! avhwdownload ! " CAPS
       " ! appsink name=sink sync=false", ctx, &p);
   fail_unless_equals_string (out, ref);
-  dev = active_device (p, "up");
-  fail_unless (va_display_of (dev) == va_display_in_context (ctx),
+  dev = interop_active_device (p, "up");
+  fail_unless (va_display_of (dev) == va_display_in_context (ctx[0]),
       "avhwupload is not on GStreamer's VADisplay");
   gst_object_unref (dev);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
-  gst_context_unref (ctx);
-  gst_object_unref (sink);
-  gst_element_set_state (helper, GST_STATE_NULL);
-  gst_object_unref (helper);
+  interop_stop (p);
+  gst_context_unref (ctx[0]);
+  interop_stop (helper);
   g_free (ref);
   g_free (out);
 }
@@ -443,27 +322,24 @@ GST_END_TEST;
  * vapostproc asks downstream and gets the avhw device's VADisplay. */
 GST_START_TEST (test_hw_va_element_uses_ours)
 {
-  GstElement *p, *up;
+  GstElement *p;
   GstContext *ctx;
   GstAvhwDevice *dev;
   gchar *out;
 
   if (!have_vapostproc ())
     return;
-  out = run_and_hash ("videotestsrc num-buffers=5 ! vapostproc ! " CAPS
-      " ! avhwupload name=up device=vaapi ! avhwdownload ! " CAPS
+  out = interop_run_and_hash ("videotestsrc num-buffers=5 ! vapostproc ! "
+      CAPS " ! avhwupload name=up device=vaapi ! avhwdownload ! " CAPS
       " ! appsink name=sink sync=false", NULL, &p);
-  up = gst_bin_get_by_name (GST_BIN (p), "up");
-  dev = active_device (p, "up");
-  ctx = query_peer_context (up, "sink", VA_CONTEXT_TYPE);
+  dev = interop_active_device (p, "up");
+  ctx = interop_query_upstream_of (p, "up", VA_CONTEXT_TYPE);
   fail_unless (ctx != NULL, "vapostproc does not answer " VA_CONTEXT_TYPE);
   fail_unless (va_display_in_context (ctx) == va_display_of (dev),
       "vapostproc is not on the avhw device's VADisplay");
   gst_context_unref (ctx);
   gst_object_unref (dev);
-  gst_object_unref (up);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
+  interop_stop (p);
   g_free (out);
 }
 

@@ -1,0 +1,288 @@
+/* gst-avhw tests: the vulkan backend shares GStreamer's VkDevice
+ * (gst.vulkan.device) with GStreamer's vulkan elements.
+ *
+ * GStreamer's device comes from its own vulkanupload (context query on a
+ * prerolled pipeline); its VkDevice is read from the public struct. Runs on
+ * lavapipe. avhw memory (memory:AVHWVulkan) and GStreamer's
+ * memory:VulkanImage are different caps features, so frames pass through
+ * system memory between them: these tests check the shared device and
+ * bit-exact frames, not zero-copy.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <libavutil/hwcontext_vulkan.h>
+/* Struct layouts only: GST_VULKAN_* casts and calls would need linking. */
+#include <gst/vulkan/vulkan.h>
+#include "interop-common.c"
+
+#define DEVICE_TYPE "gst.vulkan.device"
+#define INSTANCE_TYPE "gst.vulkan.instance"
+#define CAPS "video/x-raw,format=NV12,width=64,height=48,framerate=30/1"
+#define SRC "videotestsrc num-buffers=5 pattern=smpte ! " CAPS
+
+/* GStreamer's own device and instance, made by its vulkanupload. */
+static GstContext *gst_device_ctx, *gst_instance_ctx;
+
+static GstVulkanDevice *
+gst_device (GstContext * ctx)
+{
+  return (GstVulkanDevice *) interop_context_object (ctx, DEVICE_TYPE);
+}
+
+static AVVulkanDeviceContext *
+vk_hwctx (GstAvhwDevice * device)
+{
+  return interop_device_ctx (device)->hwctx;
+}
+
+static void
+borrow_gst_device (void)
+{
+  GstElement *helper = interop_start_paused ("videotestsrc num-buffers=1 ! "
+      CAPS " ! vulkanupload ! fakesink name=sink", NULL);
+
+  gst_device_ctx = interop_query_upstream_of (helper, "sink", DEVICE_TYPE);
+  gst_instance_ctx = interop_query_upstream_of (helper, "sink",
+      INSTANCE_TYPE);
+  fail_unless (gst_device_ctx && gst_instance_ctx,
+      "vulkanupload does not answer " DEVICE_TYPE " / " INSTANCE_TYPE);
+  /* The contexts keep the device and instance. */
+  interop_stop (helper);
+}
+
+static void
+setup (void)
+{
+  gst_avhw_cache_clear ();
+  borrow_gst_device ();
+}
+
+static void
+teardown (void)
+{
+  g_clear_pointer (&gst_device_ctx, gst_context_unref);
+  g_clear_pointer (&gst_instance_ctx, gst_context_unref);
+  gst_avhw_cache_clear ();
+}
+
+static gchar *
+reference_hash (void)
+{
+  return interop_run_and_hash (SRC " ! appsink name=sink sync=false", NULL,
+      NULL);
+}
+
+GST_START_TEST (test_declared)
+{
+  GstAvhwBackend *b = gst_avhw_backend_find ("vulkan", NULL);
+
+  fail_unless (b != NULL);
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_context_type (b),
+      DEVICE_TYPE);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+/* The avhw device made from GStreamer's context is on its VkDevice, with
+ * its instance and physical device; one GstVulkanDevice, one avhw device. */
+GST_START_TEST (test_wraps_gst_device)
+{
+  GstVulkanDevice *vk = gst_device (gst_device_ctx);
+  GstAvhwDevice *a, *b, *c;
+  AVVulkanDeviceContext *hw;
+  GError *err = NULL;
+
+  a = gst_avhw_device_open_foreign (gst_device_ctx, "vulkan", &err);
+  fail_unless (a != NULL, "%s", err ? err->message : "");
+  hw = vk_hwctx (a);
+  fail_unless (hw->act_dev == vk->device, "act_dev %p, GStreamer's %p",
+      (gpointer) hw->act_dev, (gpointer) vk->device);
+  fail_unless (hw->phys_dev == vk->physical_device->device);
+  fail_unless (hw->inst == vk->instance->instance);
+  fail_unless_equals_int (gst_avhw_device_get_index (a),
+      vk->physical_device->device_index);
+  fail_unless (hw->queue_family_tx_index >= 0 && hw->nb_tx_queues > 0);
+  fail_unless (hw->queue_family_comp_index >= 0 && hw->nb_comp_queues > 0);
+
+  b = gst_avhw_device_open_foreign (gst_device_ctx, "vulkan:0", NULL);
+  fail_unless (a == b, "one GstVulkanDevice must give one avhw device");
+  c = gst_avhw_device_open_foreign (gst_device_ctx, "opencl", NULL);
+  fail_unless (c == NULL, "a vulkan device does not match device=opencl");
+  /* Our own device (FFmpeg's VkDevice) is another one. */
+  c = gst_avhw_device_open ("vulkan", NULL, NULL);
+  fail_unless (c != NULL && vk_hwctx (c)->act_dev != vk->device);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_object_unref (c);
+}
+
+GST_END_TEST;
+
+/* The device keeps GStreamer's device alive: frames made on it stay valid
+ * after every GStreamer object let go. */
+GST_START_TEST (test_keeps_gst_device_alive)
+{
+  GstAvhwDevice *dev;
+  AVBufferRef *frames;
+  AVFrame *hw = av_frame_alloc ();
+  GObject *vk;
+  GError *err = NULL;
+
+  dev = gst_avhw_device_open_foreign (gst_device_ctx, "vulkan", &err);
+  fail_unless (dev != NULL, "%s", err ? err->message : "");
+  vk = g_object_ref (interop_context_object (gst_device_ctx, DEVICE_TYPE));
+  frames = gst_avhw_device_get_frames_ctx (dev, AV_PIX_FMT_NV12, 64, 48, 0,
+      &err);
+  fail_unless (frames != NULL, "%s", err ? err->message : "");
+  fail_unless (av_hwframe_get_buffer (frames, hw, 0) == 0);
+  g_clear_pointer (&gst_device_ctx, gst_context_unref);
+  g_clear_pointer (&gst_instance_ctx, gst_context_unref);
+  gst_avhw_cache_clear ();
+  gst_object_unref (dev);
+  fail_unless (vk->ref_count > 1, "the frame's device context holds it");
+  av_buffer_unref (&frames);
+  av_frame_free (&hw);
+  fail_unless_equals_int (vk->ref_count, 1);
+  g_object_unref (vk);
+}
+
+GST_END_TEST;
+
+/* The application hands GStreamer's device to a whole pipeline: the avhw
+ * elements are made on it, and the vulkan elements upstream, which ask
+ * their neighbours for a device, get that same device from avhwupload.
+ * Frames stay bit-exact through vulkanupload/vulkandownload and
+ * avhwupload/avhwdownload. */
+GST_START_TEST (test_pipeline_shares_one_vkdevice)
+{
+  GstContext *ctxs[] = { gst_instance_ctx, gst_device_ctx, NULL };
+  GstVulkanDevice *vk = gst_device (gst_device_ctx);
+  GstAvhwDevice *up, *down;
+  GstContext *asked;
+  GstElement *p;
+  gchar *ref = reference_hash (), *out;
+
+  out = interop_run_and_hash (SRC " ! vulkanupload name=vup ! vulkandownload "
+      "name=vdown ! " CAPS " ! avhwupload name=up device=vulkan ! "
+      "avhwdownload name=down ! " CAPS " ! appsink name=sink sync=false",
+      ctxs, &p);
+  fail_unless_equals_string (out, ref);
+  up = interop_active_device (p, "up");
+  down = interop_active_device (p, "down");
+  fail_unless (up == down);
+  fail_unless (vk_hwctx (up)->act_dev == vk->device,
+      "avhwupload's act_dev %p is not GStreamer's VkDevice %p",
+      (gpointer) vk_hwctx (up)->act_dev, (gpointer) vk->device);
+  /* What vulkandownload (upstream of avhwupload) and vulkanupload use. */
+  asked = interop_query_upstream_of (p, "up", DEVICE_TYPE);
+  fail_unless (asked != NULL);
+  fail_unless (gst_device (asked) == vk, "vulkandownload has another device");
+  gst_context_unref (asked);
+  asked = interop_query_upstream_of (p, "vdown", DEVICE_TYPE);
+  fail_unless (asked != NULL && gst_device (asked) == vk,
+      "vulkanupload has another device");
+  gst_context_unref (asked);
+  gst_object_unref (up);
+  gst_object_unref (down);
+  interop_stop (p);
+  g_free (ref);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+/* The avhw device made on GStreamer's device answers gst.vulkan.device
+ * queries with it; a device FFmpeg made does not answer (GStreamer 1.22
+ * cannot wrap a VkDevice it did not create). */
+GST_START_TEST (test_answers_only_for_gst_devices)
+{
+  GstContext *ctxs[] = { gst_device_ctx, NULL };
+  GstElement *p;
+  GstContext *answer;
+
+  p = interop_start_paused ("videotestsrc num-buffers=1 ! " CAPS
+      " ! avhwupload device=vulkan ! fakesink name=sink", ctxs);
+  answer = interop_query_upstream_of (p, "sink", DEVICE_TYPE);
+  fail_unless (answer != NULL);
+  fail_unless (gst_device (answer) == gst_device (gst_device_ctx));
+  gst_context_unref (answer);
+  interop_stop (p);
+
+  gst_avhw_cache_clear ();
+  p = interop_start_paused ("videotestsrc num-buffers=1 ! " CAPS
+      " ! avhwupload device=vulkan ! fakesink name=sink", NULL);
+  answer = interop_query_upstream_of (p, "sink", DEVICE_TYPE);
+  fail_unless (answer == NULL, "answered with a device GStreamer did not "
+      "make");
+  interop_stop (p);
+}
+
+GST_END_TEST;
+
+/* Without help from the application the two kinds of elements keep their
+ * own devices (GStreamer's elements find theirs at READY->PAUSED, after
+ * avhw elements took one at NULL->READY); frames are still right. */
+GST_START_TEST (test_unshared_pipelines_still_exact)
+{
+  gchar *ref = reference_hash (), *a, *b;
+
+  a = interop_run_and_hash (SRC " ! vulkanupload ! vulkandownload ! " CAPS
+      " ! avhwupload device=vulkan ! avhwdownload ! " CAPS
+      " ! appsink name=sink sync=false", NULL, NULL);
+  b = interop_run_and_hash (SRC " ! avhwupload device=vulkan ! avhwdownload "
+      "! vulkanupload ! vulkandownload ! " CAPS
+      " ! appsink name=sink sync=false", NULL, NULL);
+  fail_unless_equals_string (a, ref);
+  fail_unless_equals_string (b, ref);
+  g_free (ref);
+  g_free (a);
+  g_free (b);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_empty_context_refused)
+{
+  GstContext *ctx = gst_context_new (DEVICE_TYPE, TRUE);
+  GError *err = NULL;
+
+  fail_unless (gst_avhw_device_open_foreign (ctx, "vulkan", &err) == NULL);
+  fail_unless (err != NULL);
+  GST_INFO ("refused: %s", err->message);
+  g_clear_error (&err);
+  gst_context_unref (ctx);
+}
+
+GST_END_TEST;
+
+static Suite *
+interop_vulkan_suite (void)
+{
+  Suite *s = suite_create ("avhw-interop-vulkan");
+  TCase *tc = tcase_create ("general");
+  GstElementFactory *f = gst_element_factory_find ("vulkanupload");
+
+  avhw_test_require_device ("vulkan");
+  if (!f) {
+    g_print ("SKIP: GStreamer's vulkanupload is not installed "
+        "(gstreamer1.0-plugins-bad)\n");
+    exit (77);
+  }
+  gst_object_unref (f);
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_declared);
+  tcase_add_test (tc, test_wraps_gst_device);
+  tcase_add_test (tc, test_keeps_gst_device_alive);
+  tcase_add_test (tc, test_pipeline_shares_one_vkdevice);
+  tcase_add_test (tc, test_answers_only_for_gst_devices);
+  tcase_add_test (tc, test_unshared_pipelines_still_exact);
+  tcase_add_test (tc, test_empty_context_refused);
+  return s;
+}
+
+GST_CHECK_MAIN (interop_vulkan);
