@@ -307,6 +307,27 @@ downstream_takes_device_memory (GstAvhwDec * self, const GstVideoInfo * info)
   return ok;
 }
 
+/* Frames held inside FFmpeg: the reorder depth plus, with frame threads,
+ * one frame per extra thread. */
+static void
+update_latency (GstAvhwDec * self, GstVideoCodecState * st)
+{
+  gint fps_n = GST_VIDEO_INFO_FPS_N (&st->info);
+  gint fps_d = GST_VIDEO_INFO_FPS_D (&st->info);
+  guint delay;
+  GstClockTime latency;
+
+  if (fps_n <= 0 || fps_d <= 0)
+    return;
+  delay = MAX (self->ctx->has_b_frames, 0);
+  if (self->ctx->active_thread_type & FF_THREAD_FRAME)
+    delay += MAX (self->ctx->thread_count - 1, 0);
+  latency = gst_util_uint64_scale (delay, fps_d * GST_SECOND, fps_n);
+  GST_DEBUG_OBJECT (self, "latency %u frames, %" GST_TIME_FORMAT, delay,
+      GST_TIME_ARGS (latency));
+  gst_video_decoder_set_latency (GST_VIDEO_DECODER (self), latency, latency);
+}
+
 static gboolean
 update_output_state (GstAvhwDec * self, const AVFrame * frame,
     enum AVPixelFormat sw_fmt)
@@ -355,6 +376,7 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   self->out_format = fmt;
   self->out_interlaced = interlaced;
   GST_INFO_OBJECT (self, "output %" GST_PTR_FORMAT, st->caps);
+  update_latency (self, st);
   if (!gst_video_decoder_negotiate (dec)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("downstream refused %" GST_PTR_FORMAT, st->caps));
