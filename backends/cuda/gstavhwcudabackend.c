@@ -58,6 +58,8 @@ cuda_loader_log (void *logctx, GstDebugLevel level, const char *fmt, ...)
 /* ffnvcodec's dynlink_cuda.h defines the CUDA types (and CUDA_VERSION), so
  * FFmpeg's header does not need the CUDA toolkit's cuda.h. */
 #include <libavutil/hwcontext_cuda.h>
+/* After the loader and its log macros above. */
+#include "gstavhwcudainterop.h"
 
 struct _GstAvhwCudaBackend
 {
@@ -170,7 +172,7 @@ done:
 }
 
 /* Returns the driver's functions, NULL with *reason set when unusable. */
-static const CudaFunctions *
+const CudaFunctions *
 cuda_ensure_probed (gchar ** reason)
 {
   g_mutex_lock (&cuda_lock);
@@ -239,7 +241,7 @@ cuda_dict_from_options (const GstStructure * options, AVDictionary ** dict)
 
 /* Wraps ctx (a reference the caller hands over, released by free_cb) into
  * a new FFmpeg device context. */
-static AVBufferRef *
+AVBufferRef *
 cuda_wrap_context (CUcontext ctx, void (*free_cb) (AVHWDeviceContext *),
     void *user_opaque, GError ** error)
 {
@@ -492,6 +494,10 @@ gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
   bclass->open_device = cuda_open_device;
   bclass->wrap_device = cuda_wrap_device;
   bclass->copy = cuda_copy;
+#ifdef HAVE_GST_CUDA
+  /* gst.cuda.context: one CUcontext with GStreamer's CUDA elements. */
+  cuda_interop_class_init (bclass);
+#endif
 }
 
 static void
