@@ -8,6 +8,7 @@
 #include "gstavhwupload.h"
 #include "gstavhwdownload.h"
 #include "gstavhwdec.h"
+#include "gstavhwenc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -17,6 +18,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (avhwupload, plugin);
   ret |= GST_ELEMENT_REGISTER (avhwdownload, plugin);
   ret |= GST_ELEMENT_REGISTER (avhwdec, plugin);
+  ret |= GST_ELEMENT_REGISTER (avhwenc, plugin);
   return ret;
 }
 

@@ -1,0 +1,596 @@
+/* gst-avhw: avhwenc settings -> FFmpeg encoder options
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The element's properties mean the same on every encoder; FFmpeg's
+ * encoders spell them differently. This file is the one place that knows
+ * the spellings: AVCodecContext fields where FFmpeg has generic ones
+ * (bitrate, GOP, B-frames), and per encoder family the private AVOptions
+ * (libx264/libx265: qp, preset, tune; *_nvenc: rc, qp, preset, tune;
+ * *_vaapi: rc_mode, qp). A setting an encoder has no option for is an error
+ * that names the encoder and the setting, never silently dropped.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <libavutil/opt.h>
+#include "gstavhwencconfig.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_avhw_enc_config_debug);
+#define GST_CAT_DEFAULT gst_avhw_enc_config_debug
+
+typedef enum
+{
+  FAMILY_GENERIC,
+  FAMILY_X264,
+  FAMILY_X265,
+  FAMILY_NVENC,
+  FAMILY_VAAPI,
+} Family;
+
+GType
+gst_avhw_enc_rate_control_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_AVHW_ENC_RATE_CONTROL_DEFAULT, "The encoder's default", "default"},
+    {GST_AVHW_ENC_RATE_CONTROL_CQP, "Constant quantizer (qp)", "cqp"},
+    {GST_AVHW_ENC_RATE_CONTROL_CBR, "Constant bitrate (bitrate)", "cbr"},
+    {GST_AVHW_ENC_RATE_CONTROL_VBR,
+        "Variable bitrate (bitrate, peak max-bitrate)", "vbr"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAvhwEncRateControl", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+void
+gst_avhw_enc_settings_clear (GstAvhwEncSettings * s)
+{
+  g_clear_pointer (&s->preset, g_free);
+  g_clear_pointer (&s->tune, g_free);
+  g_clear_pointer (&s->options, g_free);
+  g_clear_pointer (&s->profile, g_free);
+}
+
+static Family
+family_of (const AVCodec * codec)
+{
+  if (g_str_has_prefix (codec->name, "libx264"))
+    return FAMILY_X264;
+  if (g_str_equal (codec->name, "libx265"))
+    return FAMILY_X265;
+  if (g_str_has_suffix (codec->name, "_nvenc"))
+    return FAMILY_NVENC;
+  if (g_str_has_suffix (codec->name, "_vaapi"))
+    return FAMILY_VAAPI;
+  return FAMILY_GENERIC;
+}
+
+/* ---------------------------------------------------------------- options */
+
+/* Sets @key on the encoder's private options, then (unless @priv_only) on
+ * the AVCodecContext's generic ones. @what names the property the setting
+ * came from, for the message. */
+static gboolean
+set_option (AVCodecContext * ctx, const gchar * what, const gchar * key,
+    const gchar * value, gboolean priv_only, GError ** error)
+{
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r = AVERROR_OPTION_NOT_FOUND;
+
+  if (ctx->priv_data)
+    r = av_opt_set (ctx->priv_data, key, value, 0);
+  if (r == AVERROR_OPTION_NOT_FOUND && !priv_only)
+    r = av_opt_set (ctx, key, value, 0);
+  if (r == AVERROR_OPTION_NOT_FOUND) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "%s: encoder %s has no option \"%s\" (asked for %s=%s)", what,
+        ctx->codec->name, key, key, value);
+    return FALSE;
+  }
+  if (r < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "%s: invalid value \"%s\" for option \"%s\" of encoder %s (%s)",
+        what, value, key, ctx->codec->name,
+        av_make_error_string (err, sizeof (err), r));
+    return FALSE;
+  }
+  GST_DEBUG ("%s: %s=%s", ctx->codec->name, key, value);
+  return TRUE;
+}
+
+static gboolean
+set_option_int (AVCodecContext * ctx, const gchar * what, const gchar * key,
+    gint value, GError ** error)
+{
+  gchar s[16];
+
+  g_snprintf (s, sizeof (s), "%d", value);
+  return set_option (ctx, what, key, s, TRUE, error);
+}
+
+static gboolean
+has_priv_option (AVCodecContext * ctx, const gchar * key)
+{
+  return ctx->priv_data && av_opt_find (ctx->priv_data, key, NULL, 0, 0);
+}
+
+/* Splits "key=value,key2=value2" ("\," is a comma inside a value) into
+ * keys and values. */
+static gboolean
+parse_options (const gchar * options, GPtrArray * keys, GPtrArray * values,
+    GError ** error)
+{
+  GString *item = g_string_new (NULL);
+  const gchar *p = options;
+  gboolean ok = TRUE;
+
+  while (ok) {
+    if (*p == '\\' && p[1] == ',') {
+      g_string_append_c (item, ',');
+      p += 2;
+      continue;
+    }
+    if (*p && *p != ',') {
+      g_string_append_c (item, *p++);
+      continue;
+    }
+    g_strstrip (item->str);
+    item->len = strlen (item->str);
+    if (item->len > 0) {
+      gchar *eq = strchr (item->str, '=');
+      if (!eq || eq == item->str) {
+        g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+            "options: \"%s\" is not key=value", item->str);
+        ok = FALSE;
+        break;
+      }
+      g_ptr_array_add (keys, g_strstrip (g_strndup (item->str,
+                  eq - item->str)));
+      g_ptr_array_add (values, g_strdup (eq + 1));
+    }
+    g_string_truncate (item, 0);
+    if (!*p)
+      break;
+    p++;
+  }
+  g_string_free (item, TRUE);
+  return ok;
+}
+
+/**
+ * gst_avhw_enc_check_options:
+ *
+ * Checks the syntax of the `options` property; the keys and values are
+ * checked against the encoder when it opens.
+ */
+gboolean
+gst_avhw_enc_check_options (const gchar * options, GError ** error)
+{
+  GPtrArray *k = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *v = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok = !options || parse_options (options, k, v, error);
+
+  g_ptr_array_unref (k);
+  g_ptr_array_unref (v);
+  return ok;
+}
+
+static gboolean
+apply_options (AVCodecContext * ctx, const gchar * options, GError ** error)
+{
+  GPtrArray *k = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *v = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok = parse_options (options, k, v, error);
+  guint i;
+
+  for (i = 0; ok && i < k->len; i++)
+    ok = set_option (ctx, "options", g_ptr_array_index (k, i),
+        g_ptr_array_index (v, i), FALSE, error);
+  g_ptr_array_unref (k);
+  g_ptr_array_unref (v);
+  return ok;
+}
+
+/* ---------------------------------------------------------------- rate */
+
+/**
+ * gst_avhw_enc_set_bitrate:
+ *
+ * Sets the AVCodecContext bitrate fields from @s: `bit_rate`, and the VBV
+ * (`rc_max_rate`, `rc_buffer_size`: one second at the peak rate) for cbr
+ * and for a `max-bitrate`. Used at open and for live changes.
+ */
+void
+gst_avhw_enc_set_bitrate (AVCodecContext * ctx, const GstAvhwEncSettings * s)
+{
+  gint64 b = (gint64) s->bitrate * 1000, max = (gint64) s->max_bitrate * 1000;
+
+  if (s->rate_control == GST_AVHW_ENC_RATE_CONTROL_CQP)
+    return;
+  ctx->bit_rate = b;
+  if (s->rate_control == GST_AVHW_ENC_RATE_CONTROL_CBR) {
+    ctx->rc_max_rate = b;
+    ctx->rc_min_rate = family_of (ctx->codec) == FAMILY_X264 ? 0 : b;
+    ctx->rc_buffer_size = b;
+  } else if (max > 0) {
+    ctx->rc_max_rate = MAX (max, b);
+    ctx->rc_buffer_size = MAX (max, b);
+  }
+}
+
+static gboolean
+apply_rate_control (AVCodecContext * ctx, const GstAvhwEncSettings * s,
+    GError ** error)
+{
+  Family family = family_of (ctx->codec);
+  const gchar *name = ctx->codec->name;
+
+  switch (s->rate_control) {
+    case GST_AVHW_ENC_RATE_CONTROL_DEFAULT:
+      if (s->qp >= 0)
+        GST_WARNING ("qp=%d is only used with rate-control=cqp", s->qp);
+      break;
+    case GST_AVHW_ENC_RATE_CONTROL_CQP:
+      if (s->qp < 0) {
+        g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+            "rate-control=cqp needs qp (e.g. qp=23)");
+        return FALSE;
+      }
+      if (s->bitrate > 0)
+        GST_WARNING ("bitrate=%u is not used with rate-control=cqp",
+            s->bitrate);
+      if (family == FAMILY_NVENC
+          && !set_option (ctx, "rate-control", "rc", "constqp", TRUE, error))
+        return FALSE;
+      if (family == FAMILY_VAAPI
+          && !set_option (ctx, "rate-control", "rc_mode", "CQP", TRUE, error))
+        return FALSE;
+      if (!has_priv_option (ctx, "qp")) {
+        g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+            "rate-control=cqp: encoder %s has no constant-QP option (\"qp\"); "
+            "use options= with its own settings", name);
+        return FALSE;
+      }
+      return set_option_int (ctx, "qp", "qp", s->qp, error);
+    case GST_AVHW_ENC_RATE_CONTROL_CBR:
+    case GST_AVHW_ENC_RATE_CONTROL_VBR:{
+      gboolean cbr = s->rate_control == GST_AVHW_ENC_RATE_CONTROL_CBR;
+
+      if (s->bitrate == 0) {
+        g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+            "rate-control=%s needs bitrate (kbit/s)", cbr ? "cbr" : "vbr");
+        return FALSE;
+      }
+      if (family == FAMILY_NVENC && !set_option (ctx, "rate-control", "rc",
+              cbr ? "cbr" : "vbr", TRUE, error))
+        return FALSE;
+      if (family == FAMILY_VAAPI && !set_option (ctx, "rate-control",
+              "rc_mode", cbr ? "CBR" : "VBR", TRUE, error))
+        return FALSE;
+      /* x264 and x265 are CBR when the VBV max rate equals the bitrate.
+       * x264's nal-hrd=cbr (HRD signalling and filler) is left to options=:
+       * x264 cannot change the bitrate of such a stream while running. */
+      break;
+    }
+  }
+  gst_avhw_enc_set_bitrate (ctx, s);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- profile */
+
+/* GStreamer profile names -> the names FFmpeg encoders take for their
+ * "profile" option, tried in order (libx264, nvenc and vaapi differ). */
+static const struct
+{
+  const gchar *gst;
+  const gchar *av[3];
+} profiles[] = {
+  {"constrained-baseline", {"constrained_baseline", "baseline", NULL}},
+  {"baseline", {"baseline", NULL}},
+  {"main", {"main", NULL}},
+  {"high", {"high", NULL}},
+  {"high-10", {"high10", NULL}},
+  {"high-4:2:2", {"high422", NULL}},
+  {"high-4:4:4", {"high444", "high444p", NULL}},
+  {"main-10", {"main10", NULL}},
+  {"main-444", {"main444-8", "rext", NULL}},
+  {"main-422-10", {"main422-10", "rext", NULL}},
+  {"main-444-10", {"main444-10", "rext", NULL}},
+};
+
+static void
+apply_profile (AVCodecContext * ctx, const gchar * profile)
+{
+  guint i, j;
+
+  if (!has_priv_option (ctx, "profile")) {
+    GST_INFO ("%s has no profile option; downstream asks for %s",
+        ctx->codec->name, profile);
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (profiles); i++) {
+    if (!g_str_equal (profiles[i].gst, profile))
+      continue;
+    for (j = 0; j < G_N_ELEMENTS (profiles[i].av) && profiles[i].av[j]; j++)
+      if (av_opt_set (ctx->priv_data, "profile", profiles[i].av[j], 0) >= 0) {
+        GST_INFO ("%s: profile %s for downstream's %s", ctx->codec->name,
+            profiles[i].av[j], profile);
+        return;
+      }
+  }
+  GST_INFO ("%s: no profile option value for downstream's %s",
+      ctx->codec->name, profile);
+}
+
+/**
+ * gst_avhw_enc_apply_settings:
+ * @ctx: an encoder context, not opened yet
+ *
+ * Applies @s to @ctx: AVCodecContext fields and the encoder family's
+ * AVOptions, then the `options` string last so it can override them.
+ *
+ * Returns: %FALSE with @error naming the property, key and value the
+ *   encoder refuses or lacks
+ */
+gboolean
+gst_avhw_enc_apply_settings (AVCodecContext * ctx,
+    const GstAvhwEncSettings * s, GError ** error)
+{
+  static gsize debug_init = 0;
+
+  if (g_once_init_enter (&debug_init)) {
+    GST_DEBUG_CATEGORY_INIT (gst_avhw_enc_config_debug, "avhwencconfig", 0,
+        "avhwenc: properties to FFmpeg encoder options");
+    g_once_init_leave (&debug_init, 1);
+  }
+  if (s->gop_size >= 0)
+    ctx->gop_size = s->gop_size;
+  if (s->b_frames >= 0)
+    ctx->max_b_frames = s->b_frames;
+  if (!apply_rate_control (ctx, s, error))
+    return FALSE;
+  if (s->preset && !set_option (ctx, "preset", "preset", s->preset, TRUE,
+          error))
+    return FALSE;
+  if (s->tune && !set_option (ctx, "tune", "tune", s->tune, TRUE, error))
+    return FALSE;
+  if (s->profile)
+    apply_profile (ctx, s->profile);
+  /* A forced key unit should be a point a decoder can start from. */
+  if (has_priv_option (ctx, "forced-idr"))
+    av_opt_set (ctx->priv_data, "forced-idr", "1", 0);
+  if (s->options && !apply_options (ctx, s->options, error))
+    return FALSE;
+  return TRUE;
+}
+
+/**
+ * gst_avhw_enc_can_change_bitrate_live:
+ *
+ * Whether the open encoder takes a new AVCodecContext.bit_rate between
+ * frames: nvenc (dynamic bitrate) when opened with a bitrate; libx264
+ * (x264_encoder_reconfig) only with a VBV (cbr, or a max-bitrate) and
+ * without NAL HRD, the two cases x264 reconfigures.
+ */
+gboolean
+gst_avhw_enc_can_change_bitrate_live (AVCodecContext * ctx,
+    const GstAvhwEncSettings * opened, guint new_bitrate)
+{
+  Family family = family_of (ctx->codec);
+
+  if (opened->bitrate == 0 || new_bitrate == 0
+      || opened->rate_control == GST_AVHW_ENC_RATE_CONTROL_CQP)
+    return FALSE;
+  if (family == FAMILY_NVENC)
+    return TRUE;
+  return family == FAMILY_X264
+      && (opened->rate_control == GST_AVHW_ENC_RATE_CONTROL_CBR
+      || opened->max_bitrate > 0)
+      && !(opened->options && strstr (opened->options, "nal-hrd"));
+}
+
+/* ---------------------------------------------------------------- codecs */
+
+/**
+ * gst_avhw_enc_codec_pix_fmts:
+ *
+ * Returns: the pixel formats @codec takes, AV_PIX_FMT_NONE terminated, or
+ *   %NULL when FFmpeg does not say
+ */
+const enum AVPixelFormat *
+gst_avhw_enc_codec_pix_fmts (const AVCodec * codec)
+{
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT (61, 13, 100)
+  const void *fmts = NULL;
+  int n = 0;
+
+  if (avcodec_get_supported_config (NULL, codec, AV_CODEC_CONFIG_PIX_FORMAT,
+          0, &fmts, &n) < 0)
+    return NULL;
+  return fmts;
+#else
+  return codec->pix_fmts;
+#endif
+}
+
+gboolean
+gst_avhw_enc_codec_takes (const AVCodec * codec, enum AVPixelFormat fmt)
+{
+  const enum AVPixelFormat *p = gst_avhw_enc_codec_pix_fmts (codec);
+
+  if (!p)
+    return TRUE;
+  for (; *p != AV_PIX_FMT_NONE; p++)
+    if (*p == fmt)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * gst_avhw_enc_codec_is_hardware:
+ *
+ * Whether @codec drives a hardware device (a hardware configuration, or a
+ * wrapper flagged AV_CODEC_CAP_HARDWARE).
+ */
+gboolean
+gst_avhw_enc_codec_is_hardware (const AVCodec * codec)
+{
+  return avcodec_get_hw_config (codec, 0) != NULL
+      || (codec->capabilities & AV_CODEC_CAP_HARDWARE);
+}
+
+/**
+ * gst_avhw_enc_find_encoder:
+ *
+ * Returns: the FFmpeg encoder called @name if it encodes H.264, H.265 or
+ *   AV1, else %NULL with @error saying why
+ */
+const AVCodec *
+gst_avhw_enc_find_encoder (const gchar * name, GError ** error)
+{
+  const AVCodec *c = avcodec_find_encoder_by_name (name);
+
+  if (!c) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "FFmpeg has no encoder called \"%s\" (list them with "
+        "`ffmpeg -encoders`)", name);
+    return NULL;
+  }
+  if (c->id != AV_CODEC_ID_H264 && c->id != AV_CODEC_ID_HEVC
+      && c->id != AV_CODEC_ID_AV1) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "encoder \"%s\" encodes %s; avhwenc makes H.264, H.265 and AV1",
+        name, avcodec_get_name (c->id));
+    return NULL;
+  }
+  return c;
+}
+
+/**
+ * gst_avhw_enc_find_software:
+ *
+ * Returns: the first software encoder FFmpeg has for @codec_id (to suggest
+ *   as a fallback), or %NULL
+ */
+const AVCodec *
+gst_avhw_enc_find_software (enum AVCodecID codec_id)
+{
+  const AVCodec *c;
+  void *it = NULL;
+
+  while ((c = av_codec_iterate (&it)))
+    if (c->id == codec_id && av_codec_is_encoder (c)
+        && !gst_avhw_enc_codec_is_hardware (c))
+      return c;
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- log */
+
+/* FFmpeg says why an encoder does not open in its log (nvenc: "OpenEncode-
+ * SessionEx failed: unsupported device (2)"), while avcodec_open2() only
+ * returns an errno. FFmpeg's log reaches GStreamer's debug log through the
+ * one process-wide av_log callback: the library's ("avhw-ffmpeg"
+ * category), or gst-libav's ("libav") once that plugin has loaded and taken
+ * the callback over. While an encoder opens, the errors of this thread in
+ * either category are collected so the element's message can quote them;
+ * the categories' thresholds are raised to ERROR meanwhile (so the errors of
+ * a failing open also reach the default log, as FFmpeg's own tools show
+ * them) and restored by the last thread to finish. */
+static const gchar *capture_categories[] = { "avhw-ffmpeg", "libav" };
+
+static GMutex capture_lock;
+static guint capture_users;
+static GstDebugLevel capture_saved[G_N_ELEMENTS (capture_categories)];
+static GPrivate capture_buffer;
+
+static void
+capture_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  GString *s = g_private_get (&capture_buffer);
+  const gchar *name, *text, *p;
+
+  /* every message of every thread comes here: the cheap test first */
+  if (!s || level > GST_LEVEL_ERROR)
+    return;
+  name = gst_debug_category_get_name (category);
+  if (!g_str_equal (name, capture_categories[0])
+      && !g_str_equal (name, capture_categories[1]))
+    return;
+  text = gst_debug_message_get (message);
+  if (!text)
+    return;
+  /* "[libx264 @ 0x5555] Error ..." -> "Error ..." */
+  if (text[0] == '[' && (p = strstr (text, "] ")))
+    text = p + 2;
+  if (strstr (s->str, text))
+    return;
+  g_string_append_printf (s, "%s%s", s->len ? " " : "", text);
+  while (s->len > 0 && g_ascii_isspace (s->str[s->len - 1]))
+    g_string_truncate (s, s->len - 1);
+}
+
+void
+gst_avhw_enc_log_capture_begin (void)
+{
+  static gsize added = 0;
+  guint i;
+
+  /* Added once and kept: GStreamer leaks a list on every removal. */
+  if (g_once_init_enter (&added)) {
+    gst_debug_add_log_function (capture_log, NULL, NULL);
+    g_once_init_leave (&added, 1);
+  }
+  g_private_set (&capture_buffer, g_string_new (NULL));
+  g_mutex_lock (&capture_lock);
+  if (capture_users++ == 0) {
+    for (i = 0; i < G_N_ELEMENTS (capture_categories); i++) {
+      /* not GST_DEBUG_CATEGORY_GET: it falls back to GST_CAT_DEFAULT */
+      GstDebugCategory *cat = _gst_debug_get_category (capture_categories[i]);
+
+      if (!cat)
+        continue;
+      capture_saved[i] = gst_debug_category_get_threshold (cat);
+      if (capture_saved[i] < GST_LEVEL_ERROR)
+        gst_debug_category_set_threshold (cat, GST_LEVEL_ERROR);
+    }
+  }
+  g_mutex_unlock (&capture_lock);
+}
+
+/* Returns: (transfer full): what FFmpeg said, or %NULL */
+gchar *
+gst_avhw_enc_log_capture_end (void)
+{
+  GString *s = g_private_get (&capture_buffer);
+  guint i;
+
+  g_private_set (&capture_buffer, NULL);
+  g_mutex_lock (&capture_lock);
+  if (--capture_users == 0) {
+    for (i = 0; i < G_N_ELEMENTS (capture_categories); i++) {
+      GstDebugCategory *cat = _gst_debug_get_category (capture_categories[i]);
+
+      if (cat && capture_saved[i] < GST_LEVEL_ERROR)
+        gst_debug_category_set_threshold (cat, capture_saved[i]);
+    }
+  }
+  g_mutex_unlock (&capture_lock);
+  if (!s)
+    return NULL;
+  if (s->len == 0) {
+    g_string_free (s, TRUE);
+    return NULL;
+  }
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,423 @@
+/* gst-avhw: avhwenc, frames into the encoder and packets out of it
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhwencbitstream.h"
+#include "gstavhwencprivate.h"
+
+#define GST_CAT_DEFAULT gst_avhw_enc_debug
+
+/* ---------------------------------------------------------------- output */
+
+void
+gst_avhw_enc_update_latency (GstAvhwEnc * self, guint frames)
+{
+  const GstVideoInfo *info = &self->input_state->info;
+  GstClockTime lat = 0;
+
+  if (GST_VIDEO_INFO_FPS_N (info) > 0)
+    lat = gst_util_uint64_scale (frames, GST_SECOND *
+        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+  GST_INFO_OBJECT (self, "latency %u frames (%" GST_TIME_FORMAT ")", frames,
+      GST_TIME_ARGS (lat));
+  gst_video_encoder_set_latency (GST_VIDEO_ENCODER (self), lat, lat);
+}
+
+static gboolean
+buffers_equal (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo map;
+  gboolean eq;
+
+  if (!a || !b)
+    return a == b;
+  if (gst_buffer_get_size (a) != gst_buffer_get_size (b)
+      || !gst_buffer_map (a, &map, GST_MAP_READ))
+    return FALSE;
+  eq = gst_buffer_memcmp (b, 0, map.data, map.size) == 0;
+  gst_buffer_unmap (a, &map);
+  return eq;
+}
+
+/* Output caps from the first packet of a context: profile and level from
+ * its SPS (extradata or in-band), codec_data for avc/hvc1/hev1. */
+static gboolean
+ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
+{
+  enum AVCodecID id = self->codec->id;
+  const guint8 *hdr = self->ctx->extradata;
+  gsize hdr_size = self->ctx->extradata_size;
+  GstVideoCodecState *st;
+  GstBuffer *codec_data = NULL;
+  GstCaps *caps;
+
+  if (!hdr || hdr_size == 0) {
+    hdr = pkt->data;
+    hdr_size = pkt->size;
+  }
+  caps = gst_avhw_enc_codec_src_caps (id);
+  gst_caps_set_simple (caps, "stream-format", G_TYPE_STRING,
+      self->stream_format, NULL);
+  if (id != AV_CODEC_ID_AV1)
+    gst_avhw_enc_caps_set_profile_level (caps, id, hdr, hdr_size);
+  if (self->length_prefixed) {
+    codec_data = gst_avhw_enc_make_codec_data (id, hdr, hdr_size);
+    if (!codec_data) {
+      GST_ELEMENT_ERROR (self, STREAM, ENCODE, ("Encoder %s gave no "
+              "parameter sets for stream-format=%s.", self->codec->name,
+              self->stream_format), ("use stream-format=byte-stream"));
+      gst_caps_unref (caps);
+      return FALSE;
+    }
+  }
+  if (self->out_caps && gst_caps_is_equal (caps, self->out_caps)
+      && buffers_equal (codec_data, self->codec_data)) {
+    gst_caps_unref (caps);
+    gst_clear_buffer (&codec_data);
+    return TRUE;
+  }
+  gst_caps_replace (&self->out_caps, caps);
+  gst_buffer_replace (&self->codec_data, codec_data);
+  st = gst_video_encoder_set_output_state (GST_VIDEO_ENCODER (self), caps,
+      self->input_state);
+  if (codec_data)
+    st->codec_data = codec_data;
+  gst_video_codec_state_unref (st);
+  if (!gst_video_encoder_negotiate (GST_VIDEO_ENCODER (self))) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("downstream refused %" GST_PTR_FORMAT, self->out_caps));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static GstClockTime
+pts_of (GstAvhwEnc * self, gint64 number)
+{
+  if (number < 0)
+    return GST_CLOCK_TIME_NONE;
+  if (self->pts_history[number % GST_AVHW_ENC_PTS_HISTORY].number !=
+      (guint32) number)
+    return GST_CLOCK_TIME_NONE;
+  return self->pts_history[number % GST_AVHW_ENC_PTS_HISTORY].pts;
+}
+
+/* DTS from the encoder's, which counts in frame numbers: the PTS of that
+ * frame, or before the first frame, that many frame durations earlier
+ * (clamped at 0, then a nanosecond after the previous DTS). */
+static GstClockTime
+dts_of (GstAvhwEnc * self, const AVPacket * pkt, GstClockTime pts)
+{
+  const GstVideoInfo *info = &self->input_state->info;
+  GstClockTime dts = GST_CLOCK_TIME_NONE, first;
+  gint64 n = pkt->dts;
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts))
+    return GST_CLOCK_TIME_NONE;
+  if (n == AV_NOPTS_VALUE || n > pkt->pts)
+    n = pkt->pts;
+  dts = pts_of (self, n);
+  if (!GST_CLOCK_TIME_IS_VALID (dts) && n < pkt->pts) {
+    GstClockTime dur = GST_VIDEO_INFO_FPS_N (info) > 0 ?
+        gst_util_uint64_scale (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
+        GST_VIDEO_INFO_FPS_N (info)) : 0;
+    gint64 k = pkt->pts;
+    /* the earliest frame still remembered, counted back from */
+    while (k > n && GST_CLOCK_TIME_IS_VALID (pts_of (self, k - 1)))
+      k--;
+    first = pts_of (self, k);
+    if (!GST_CLOCK_TIME_IS_VALID (first))
+      first = pts;
+    dts = first > (k - n) * dur ? first - (k - n) * dur : 0;
+  }
+  if (!GST_CLOCK_TIME_IS_VALID (dts))
+    dts = pts;
+  /* Strictly increasing: parsers take a repeated DTS for a missing one and
+   * make up their own. */
+  if (GST_CLOCK_TIME_IS_VALID (self->last_dts) && dts <= self->last_dts)
+    dts = self->last_dts + 1;
+  self->last_dts = dts;
+  return dts;
+}
+
+static void
+free_av_buffer (gpointer data)
+{
+  AVBufferRef *ref = data;
+
+  av_buffer_unref (&ref);
+}
+
+static GstBuffer *
+packet_to_buffer (GstAvhwEnc * self, const AVPacket * pkt)
+{
+  AVBufferRef *ref;
+
+  if (self->length_prefixed && gst_avhw_enc_is_annexb (pkt->data, pkt->size))
+    return gst_avhw_enc_annexb_to_length_prefixed (pkt->data, pkt->size);
+  if (!pkt->buf)
+    return gst_buffer_new_memdup (pkt->data, pkt->size);
+  ref = av_buffer_ref (pkt->buf);
+  return gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, pkt->data,
+      pkt->size, 0, pkt->size, ref, free_av_buffer);
+}
+
+static GstFlowReturn
+push_packet (GstAvhwEnc * self, const AVPacket * pkt)
+{
+  GstVideoEncoder *enc = GST_VIDEO_ENCODER (self);
+  GstVideoCodecFrame *cframe;
+  guint held;
+
+  if (pkt->pts < 0 || pkt->pts > G_MAXUINT32
+      || !(cframe = gst_video_encoder_get_frame (enc, (int) pkt->pts))) {
+    GST_WARNING_OBJECT (self, "packet for unknown frame %" G_GINT64_FORMAT
+        " dropped", (gint64) pkt->pts);
+    return GST_FLOW_OK;
+  }
+  if (self->need_caps && !ensure_output_caps (self, pkt)) {
+    gst_video_encoder_finish_frame (enc, cframe);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  self->need_caps = FALSE;
+  held = self->last_sent - (guint32) pkt->pts;
+  if (held > self->held_frames) {
+    self->held_frames = held;
+    gst_avhw_enc_update_latency (self, held);
+  }
+  cframe->output_buffer = packet_to_buffer (self, pkt);
+  cframe->dts = dts_of (self, pkt, cframe->pts);
+  if (pkt->flags & AV_PKT_FLAG_KEY)
+    GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (cframe);
+  else
+    GST_VIDEO_CODEC_FRAME_UNSET_SYNC_POINT (cframe);
+  GST_LOG_OBJECT (self, "frame %u: %d bytes%s, pts %" GST_TIME_FORMAT " dts %"
+      GST_TIME_FORMAT, cframe->system_frame_number, pkt->size,
+      (pkt->flags & AV_PKT_FLAG_KEY) ? " key" : "",
+      GST_TIME_ARGS (cframe->pts), GST_TIME_ARGS (cframe->dts));
+  return gst_video_encoder_finish_frame (enc, cframe);
+}
+
+/* Takes every packet the encoder has ready. */
+GstFlowReturn
+gst_avhw_enc_receive_packets (GstAvhwEnc * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r;
+
+  while (ret == GST_FLOW_OK) {
+    r = avcodec_receive_packet (self->ctx, self->pkt);
+    if (r == AVERROR (EAGAIN) || r == AVERROR_EOF)
+      break;
+    if (r < 0) {
+      GST_ELEMENT_ERROR (self, STREAM, ENCODE, ("Encoder %s failed on "
+              "device %s.", self->codec->name,
+              gst_avhw_device_get_name (GST_AVHW_ENC_DEVICE (self))),
+          ("avcodec_receive_packet: %s", av_make_error_string (err,
+                  sizeof (err), r)));
+      return GST_FLOW_ERROR;
+    }
+    ret = push_packet (self, self->pkt);
+    av_packet_unref (self->pkt);
+  }
+  return ret;
+}
+
+/* Encodes what the encoder holds and closes it; the next frame opens the
+ * same encoder again (FFmpeg encoders cannot restart after a drain). */
+GstFlowReturn
+gst_avhw_enc_drain (GstAvhwEnc * self)
+{
+  GstFlowReturn ret;
+
+  if (!self->ctx)
+    return GST_FLOW_OK;
+  avcodec_send_frame (self->ctx, NULL);
+  ret = gst_avhw_enc_receive_packets (self);
+  gst_avhw_enc_close (self);
+  return ret;
+}
+
+/* ---------------------------------------------------------------- input */
+
+typedef struct
+{
+  GstVideoFrame vframe;
+} Mapped;
+
+static void
+mapped_free (void *opaque, uint8_t * data)
+{
+  Mapped *m = opaque;
+
+  gst_video_frame_unmap (&m->vframe);
+  g_free (m);
+}
+
+static void
+unref_owner (void *opaque, uint8_t * data)
+{
+  AVBufferRef *owner = opaque;
+
+  av_buffer_unref (&owner);
+}
+
+static gint
+plane_rows (const GstVideoInfo * info, guint plane)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if (GST_VIDEO_INFO_COMP_PLANE (info, c) == plane)
+      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+  return GST_VIDEO_INFO_HEIGHT (info);
+}
+
+/* Points @dst at the planes of system-memory @buffer, with no copy; the
+ * buffer stays mapped as long as FFmpeg holds any plane. */
+static gboolean
+wrap_system_buffer (GstAvhwEnc * self, GstBuffer * buffer, AVFrame * dst)
+{
+  const GstVideoInfo *info = &self->input_state->info;
+  Mapped *m = g_new0 (Mapped, 1);
+  AVBufferRef *owner;
+  guint p;
+
+  if (!gst_video_frame_map (&m->vframe, info, buffer, GST_MAP_READ)) {
+    g_free (m);
+    return FALSE;
+  }
+  owner = av_buffer_create ((uint8_t *) m, sizeof (*m), mapped_free, m, 0);
+  if (!owner) {
+    mapped_free (m, NULL);
+    return FALSE;
+  }
+  dst->format = gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (info));
+  dst->width = GST_VIDEO_INFO_WIDTH (info);
+  dst->height = GST_VIDEO_INFO_HEIGHT (info);
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&m->vframe); p++) {
+    AVBufferRef *ref = av_buffer_ref (owner);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&m->vframe, p);
+
+    dst->data[p] = GST_VIDEO_FRAME_PLANE_DATA (&m->vframe, p);
+    dst->linesize[p] = stride;
+    dst->buf[p] = ref ? av_buffer_create (dst->data[p],
+        (size_t) stride * plane_rows (info, p), unref_owner, ref, 0) : NULL;
+    if (!dst->buf[p]) {
+      av_buffer_unref (&ref);
+      av_buffer_unref (&owner);
+      return FALSE;
+    }
+  }
+  av_buffer_unref (&owner);
+  return TRUE;
+}
+
+/* Downloads device frame @src (of any avhw device) into a new system
+ * frame @dst of the input's size. */
+static gboolean
+download_frame (GstAvhwEnc * self, GstBuffer * buffer, const AVFrame * src,
+    AVFrame * dst, GError ** error)
+{
+  const GstVideoInfo *info = &self->input_state->info;
+  GstAvhwDevice *dev = gst_avhw_memory_get_device (gst_buffer_peek_memory
+      (buffer, 0));
+
+  dst->format = ((AVHWFramesContext *) src->hw_frames_ctx->data)->sw_format;
+  dst->width = MIN (GST_VIDEO_INFO_WIDTH (info), src->width);
+  dst->height = MIN (GST_VIDEO_INFO_HEIGHT (info), src->height);
+  if (av_frame_get_buffer (dst, 0) < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "out of memory for a %dx%d frame", dst->width, dst->height);
+    return FALSE;
+  }
+  return gst_avhw_backend_download (gst_avhw_device_get_backend (dev), dst,
+      src, error);
+}
+
+static void
+unref_gst_buffer (void *opaque, uint8_t * data)
+{
+  gst_buffer_unref (opaque);
+}
+
+/* @out becomes a reference to device frame @in of @buffer. A buffer pool
+ * upstream (avhwupload's) reuses its buffers' surfaces once the buffer is
+ * back, whatever FFmpeg still holds: the frame's opaque_ref, which every
+ * copy FFmpeg makes of the frame shares, keeps @buffer out of its pool as
+ * long as the encoder holds the frame (its lookahead, its B-frames). */
+static gboolean
+ref_device_frame (GstBuffer * buffer, const AVFrame * in, AVFrame * out)
+{
+  if (av_frame_ref (out, in) < 0)
+    return FALSE;
+  av_buffer_unref (&out->opaque_ref);
+  out->opaque_ref = av_buffer_create ((uint8_t *) buffer, 0,
+      unref_gst_buffer, gst_buffer_ref (buffer), 0);
+  if (!out->opaque_ref) {
+    gst_buffer_unref (buffer);
+    av_frame_unref (out);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Fills @out with the frame the encoder gets for @buffer:
+ * - encoder on device frames: the device's own frame (zero copy), or the
+ *   frame uploaded into a frames context from the device cache;
+ * - encoder on system frames: the buffer's planes (no copy), or the device
+ *   frame downloaded once. */
+gboolean
+gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
+    AVFrame * out, GError ** error)
+{
+  const GstVideoInfo *info = &self->input_state->info;
+  AVFrame *in = gst_avhw_buffer_peek_frame (buffer);
+  AVFrame *sw;
+  gboolean ok;
+
+  if (!self->hw_frames) {
+    if (in)
+      return download_frame (self, buffer, in, out, error);
+    if (!wrap_system_buffer (self, buffer, out)) {
+      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+          "cannot map the input frame");
+      return FALSE;
+    }
+    return TRUE;
+  }
+
+  if (in && gst_avhw_enc_frame_is_ours (self, in))
+    return ref_device_frame (buffer, in, out);
+
+  if (!self->upload_frames) {
+    /* the encoder's own frames, or when it reads the incoming ones (which
+     * this frame is not), frames like them from the cache */
+    if (!self->zero_copy)
+      self->upload_frames = av_buffer_ref (self->ctx->hw_frames_ctx);
+    else
+      self->upload_frames = gst_avhw_device_get_frames_ctx
+          (GST_AVHW_ENC_DEVICE (self),
+          gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (info)),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), 0, error);
+    if (!self->upload_frames)
+      return FALSE;
+  }
+  sw = av_frame_alloc ();
+  ok = in ? download_frame (self, buffer, in, sw, error) :
+      wrap_system_buffer (self, buffer, sw);
+  if (ok && av_hwframe_get_buffer (self->upload_frames, out, 0) < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "no free frame in the upload pool");
+    ok = FALSE;
+  }
+  if (ok)
+    ok = gst_avhw_backend_upload (gst_avhw_device_get_backend
+        (GST_AVHW_ENC_DEVICE (self)), out, sw, error);
+  av_frame_free (&sw);
+  return ok;
+}
