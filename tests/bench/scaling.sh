@@ -57,7 +57,7 @@ for k in $STREAMS; do
         FPS[ffmpeg/$k]=$(result_get fps); MEM[ffmpeg/$k]=$(result_get peak_proc_mib)
         if [ "$NVDEC" = 1 ] && has_element "nv${C}dec"; then
             BENCH_EXTRA="k=$k" run_decode "nv${C}dec, 1 process" -k "$k" -- \
-                "filesrc location=$CLIP ! parsebin ! nv${C}dec ! $SINK"
+                "filesrc location=$CLIP ! parsebin ! nv${C}dec ! video/x-raw(memory:CUDAMemory) ! $SINK"
             FPS[nvdec/$k]=$(result_get fps); MEM[nvdec/$k]=$(result_get peak_proc_mib)
         fi
     else

@@ -12,7 +12,8 @@
 #   avhwdec D -> fakesink        filesrc ! parsebin ! avhwdec device=D ! fakesink
 #                                (device memory out: no download)
 #   avhwdec D + download         ... ! avhwdec device=D ! avhwdownload ! fakesink
-#   nvCODECdec (CUDA only)       filesrc ! parsebin ! nvh264dec|nvh265dec ! fakesink
+#   nvCODECdec (CUDA only)       filesrc ! parsebin ! nvh264dec|nvh265dec
+#                                ! video/x-raw(memory:CUDAMemory) ! fakesink (device memory out)
 #   avdec_CODEC (CPU)            filesrc ! parsebin ! avdec_h264|avdec_h265 ! fakesink
 #   ffmpeg cuda (CUDA only)      ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i F -f null -
 #   ffmpeg CPU                   ffmpeg -i F -f null -
@@ -63,7 +64,7 @@ for c in $CODECS; do
     rows=("avhwdec $DEVICE|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! $SINK"
           "avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! avhwdownload ! $SINK")
     if [ "$CUDA" = 1 ] && has_element "nv${c}dec"; then
-        rows+=("nv${c}dec|filesrc location=$F ! parsebin ! nv${c}dec ! $SINK")
+        rows+=("nv${c}dec|filesrc location=$F ! parsebin ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! $SINK")
     fi
     if has_element "avdec_$c"; then
         rows+=("avdec_$c (CPU)|filesrc location=$F ! parsebin ! avdec_$c ! $SINK")

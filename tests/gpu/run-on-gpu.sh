@@ -19,7 +19,7 @@
 # bench.md, results.txt, reuse.csv, bench.png and logs.tar.gz (per-test and
 # per-stream logs). Each stage is time-boxed so the whole run ends before
 # DEADLINE_S (default 570) seconds; a stage cut short says so.
-# Env: BENCH_RUNS (2), BENCH_ITER (20), BENCH_STREAMS ("1 2 4 7"), CONF_JOBS (4),
+# Env: BENCH_RUNS (2), BENCH_ITER (20), BENCH_STREAMS ("1 2 4 7 14"), CONF_JOBS (4),
 # DEVICE (cuda:0).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -136,7 +136,7 @@ if has bench; then
     mkdir -p "$LOGS/bench"
     timeout -k 10 "$b" bash tests/bench/run-all.sh --device "$DEVICE" --clips .gpu/bench \
         --out "$LOGS/bench" --runs "${BENCH_RUNS:-2}" --iterations "${BENCH_ITER:-20}" \
-        --streams "${BENCH_STREAMS:-1 2 4 7}" ${BENCH_ONLY:+--only "$BENCH_ONLY"}
+        --streams "${BENCH_STREAMS:-1 2 4 7 14}" ${BENCH_ONLY:+--only "$BENCH_ONLY"}
     echo "run-all exit $? (124: cut at ${b} s)"
     for f in bench.md results.txt reuse.csv bench.png; do
         [ -f "$LOGS/bench/$f" ] && cp "$LOGS/bench/$f" "$OUT/"
