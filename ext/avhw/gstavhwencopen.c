@@ -315,11 +315,11 @@ alloc_context (GstAvhwEnc * self, const AVCodec * codec)
 }
 
 /* Opens @codec for the current input, whose first frame is @first.
- * Configuration errors go to @settings_error (first one kept); every
- * refusal to @why. */
+ * Every refusal goes to @why; those of the element's settings (a missing
+ * option, a refused value) to @settings too. */
 static OpenResult
 try_open (GstAvhwEnc * self, const AVCodec * codec, GstBuffer * first,
-    GString * why, GError ** settings_error)
+    GString * why, GString * settings)
 {
   GstAvhwDevice *device = GST_AVHW_ENC_DEVICE (self);
   GstAvhwBackend *backend = gst_avhw_device_get_backend (device);
@@ -366,8 +366,7 @@ try_open (GstAvhwEnc * self, const AVCodec * codec, GstBuffer * first,
   copy_settings (self, &self->opened);
   if (!gst_avhw_enc_apply_settings (ctx, &self->opened, &err)) {
     reason = g_strdup (err->message);
-    if (*settings_error == NULL)
-      *settings_error = g_steal_pointer (&err);
+    append_reason (settings, codec->name, err->message);
     g_clear_error (&err);
     goto fail;
   }
@@ -404,7 +403,7 @@ fail:
 
 static void
 post_no_encoder (GstAvhwEnc * self, GArray * ids, const gchar * why,
-    GError * settings_error)
+    const gchar * settings)
 {
   const gchar *devname = gst_avhw_device_get_name (GST_AVHW_ENC_DEVICE (self));
   GString *codecs = g_string_new (NULL);
@@ -413,9 +412,9 @@ post_no_encoder (GstAvhwEnc * self, GArray * ids, const gchar * why,
   gchar *fallback;
   guint i;
 
-  if (settings_error) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%s",
-            settings_error->message), ("device %s; tried %s", devname, why));
+  if (settings && *settings) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Encoder settings refused "
+            "(%s).", settings), ("device %s; tried %s", devname, why));
     g_string_free (codecs, TRUE);
     return;
   }
@@ -448,7 +447,7 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
       gst_avhw_device_get_backend (GST_AVHW_ENC_DEVICE (self));
   const gchar *devname = gst_avhw_device_get_name (GST_AVHW_ENC_DEVICE (self));
   GString *why = g_string_new (NULL);
-  GError *settings_error = NULL;
+  GString *settings = g_string_new (NULL);
   OpenResult res = OPEN_FAILED;
   GArray *ids;
   gchar **fallbacks, **f, *forced;
@@ -456,12 +455,12 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
 
   if (self->codec) {
     /* Reopening (after a drain, a flush or a bitrate change) */
-    res = try_open (self, self->codec, first, why, &settings_error);
+    res = try_open (self, self->codec, first, why, settings);
     if (res == OPEN_FAILED)
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,
           ("Could not reopen encoder %s on device %s: %s",
               self->codec->name, devname, why->str), (NULL));
-    g_clear_error (&settings_error);
+    g_string_free (settings, TRUE);
     g_string_free (why, TRUE);
     return res == OPEN_OK;
   }
@@ -471,6 +470,7 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Downstream accepts none of "
             "the codecs avhwenc makes (H.264, H.265, AV1)."), (NULL));
     g_array_unref (ids);
+    g_string_free (settings, TRUE);
     g_string_free (why, TRUE);
     return FALSE;
   }
@@ -493,7 +493,7 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
       goto done;
     }
     choose_stream_format (self, c->id);
-    res = try_open (self, c, first, why, &settings_error);
+    res = try_open (self, c, first, why, settings);
   } else {
     for (i = 0; i < ids->len && res == OPEN_FAILED; i++) {
       enum AVCodecID id = g_array_index (ids, enum AVCodecID, i);
@@ -508,7 +508,7 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
       }
       for (j = 0; j < cands->len && res == OPEN_FAILED; j++)
         res = try_open (self, g_ptr_array_index (cands, j), first, why,
-            &settings_error);
+            settings);
       g_ptr_array_unref (cands);
     }
   }
@@ -520,7 +520,7 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
     if (!c || !gst_avhw_enc_codec_accepted (ids, c->id))
       continue;
     choose_stream_format (self, c->id);
-    res = try_open (self, c, first, why, &settings_error);
+    res = try_open (self, c, first, why, settings);
     if (res == OPEN_OK) {
       if (!self->warned_fallback)
         GST_ELEMENT_WARNING (self, STREAM, ENCODE,
@@ -534,16 +534,16 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
   g_strfreev (fallbacks);
 
   if (res == OPEN_FAILED) {
-    if (forced && !settings_error)
+    if (forced && settings->len == 0)
       GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
           ("Encoder %s could not open on device %s (%s).", forced, devname,
               why->str), (NULL));
     else
-      post_no_encoder (self, ids, why->str, settings_error);
+      post_no_encoder (self, ids, why->str, settings->str);
   }
 
 done:
-  g_clear_error (&settings_error);
+  g_string_free (settings, TRUE);
   g_free (forced);
   g_array_unref (ids);
   g_string_free (why, TRUE);
