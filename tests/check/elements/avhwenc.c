@@ -20,7 +20,10 @@
  * a broken stream, not codec quality. */
 #define MIN_PSNR 32.0
 
-static const gchar *backends[] = { "vulkan", "opencl" };
+/* Those without a device are skipped, by name. On an NVIDIA GPU without
+ * NVENC (the H200), cuda runs h264_nvenc, which refuses, then the
+ * fallback. */
+static const gchar *backends[] = { "vulkan", "opencl", "cuda", "vaapi" };
 
 static gboolean
 have_device (const gchar * backend)
@@ -51,6 +54,20 @@ device_format (const gchar * backend)
   gst_object_unref (dev);
   g_free (name);
   return f;
+}
+
+/* H.265 needs libx265 and avdec_h265, which the GPU machine's minimal
+ * FFmpeg lacks. */
+static gboolean
+have_h265 (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("avdec_h265");
+  gboolean ok = f && avcodec_find_encoder_by_name ("libx265");
+
+  gst_clear_object (&f);
+  if (!ok)
+    g_print ("  no libx265 encoder or avdec_h265: H.265 skipped\n");
+  return ok;
 }
 
 static GstClockTime
@@ -361,6 +378,8 @@ GST_START_TEST (test_h265)
 {
   guint i;
 
+  if (!have_h265 ())
+    return;
   encode_decode
       ("avhwenc name=enc fallback=libx265 ! h265parse name=parse ! avdec_h265",
       GST_VIDEO_FORMAT_I420, TRUE);
@@ -451,6 +470,8 @@ GST_START_TEST (test_stream_formats)
   check_stream_format ("avhwenc fallback=libx264", "video/x-h264", "avc", TRUE);
   check_stream_format ("avhwenc fallback=libx264", "video/x-h264",
       "byte-stream", FALSE);
+  if (!have_h265 ())
+    return;
   check_stream_format ("avhwenc fallback=libx265", "video/x-h265", "hvc1",
       TRUE);
   check_stream_format ("avhwenc fallback=libx265", "video/x-h265",
@@ -666,8 +687,10 @@ GST_START_TEST (test_error_forced_encoder_wrong_device)
   gchar *devname = g_strdup_printf ("%s:0", b);
   const gchar *words[] = { "h264_vaapi", devname, NULL };
 
-  if (!avcodec_find_encoder_by_name ("h264_vaapi")) {
-    g_print ("  FFmpeg has no h264_vaapi, skipped\n");
+  if (!avcodec_find_encoder_by_name ("h264_vaapi")
+      || g_str_equal (b, "vaapi")) {
+    g_print ("  FFmpeg has no h264_vaapi, or the device is vaapi: "
+        "skipped\n");
   } else {
     expect_error (props, NULL, words);
   }
@@ -696,13 +719,23 @@ GST_END_TEST;
 
 GST_START_TEST (test_error_unknown_encoders)
 {
+  static const gchar *others[] = { "mpeg4", "mjpeg", "rawvideo", "png" };
   const gchar *enc[] = { "encoder=nosuchenc", "no encoder", NULL };
   const gchar *fb[] = { "fallback=nosuchenc", "no encoder", NULL };
-  const gchar *codec[] = { "encoder=mpeg4", "H.264", NULL };
+  const gchar *codec[] = { "encodes", "H.264", NULL };
+  guint i;
 
   expect_error ("encoder=nosuchenc", NULL, enc);
   expect_error ("fallback=nosuchenc", NULL, fb);
-  expect_error ("encoder=mpeg4", NULL, codec);
+  /* an encoder of another codec, whichever this FFmpeg has */
+  for (i = 0; i < G_N_ELEMENTS (others); i++) {
+    if (avcodec_find_encoder_by_name (others[i])) {
+      gchar *props = g_strdup_printf ("encoder=%s", others[i]);
+      expect_error (props, NULL, codec);
+      g_free (props);
+      break;
+    }
+  }
 }
 
 GST_END_TEST;
@@ -716,10 +749,9 @@ avhwenc_suite (void)
 
   avhw_test_require_device ("auto");
   f = gst_element_factory_find ("avdec_h264");
-  if (!f || !avcodec_find_encoder_by_name ("libx264")
-      || !avcodec_find_encoder_by_name ("libx265")) {
-    g_print ("SKIP: needs FFmpeg's libx264 and libx265 encoders and "
-        "gst-libav's avdec_h264\n");
+  if (!f || !avcodec_find_encoder_by_name ("libx264")) {
+    g_print ("SKIP: needs FFmpeg's libx264 encoder and gst-libav's "
+        "avdec_h264\n");
     exit (77);
   }
   gst_object_unref (f);
