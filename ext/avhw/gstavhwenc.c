@@ -27,7 +27,7 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=NV12 ! avhwupload device=vulkan ! avhwenc device=vulkan fallback=libx264 ! h264parse ! matroskamux ! filesink location=out.mkv
- * gst-launch-1.0 videotestsrc num-buffers=60 ! avhwenc device=cuda:0 bitrate=4000 rate-control=cbr ! h264parse ! fakesink
+ * gst-launch-1.0 videotestsrc num-buffers=60 ! avhwenc device=cuda:0 bitrate=4000 rate-control=cbr fallback=libx264 ! h264parse ! fakesink
  * ]|
  */
 #ifdef HAVE_CONFIG_H
