@@ -258,7 +258,7 @@ done:
 
 /* Node @index, or NULL; va_lock must not be held. */
 static const VaNode *
-va_get_node (guint index, gchar ** reason)
+va_get_node (guint index)
 {
   const VaNode *node = NULL;
 
@@ -267,8 +267,6 @@ va_get_node (guint index, gchar ** reason)
     va_list_nodes_locked ();
   if (index < va_nodes->len)
     node = g_ptr_array_index (va_nodes, index);
-  else if (reason)
-    *reason = g_strdup (va_reason ? va_reason : "index out of range");
   g_mutex_unlock (&va_lock);
   /* Nodes are never freed once listed. */
   return node;
@@ -292,7 +290,7 @@ va_get_n_devices (GstAvhwBackend * backend, gchar ** reason)
 static gchar *
 va_get_device_description (GstAvhwBackend * backend, guint index)
 {
-  const VaNode *node = va_get_node (index, NULL);
+  const VaNode *node = va_get_node (index);
 
   if (!node)
     return g_strdup_printf ("vaapi:%u", index);
@@ -303,63 +301,9 @@ va_get_device_description (GstAvhwBackend * backend, guint index)
 static gchar *
 va_get_device_string (GstAvhwBackend * backend, guint index)
 {
-  const VaNode *node = va_get_node (index, NULL);
+  const VaNode *node = va_get_node (index);
 
   return g_strdup (node ? node->path : "");
-}
-
-static void
-va_dict_from_options (const GstStructure * options, AVDictionary ** dict)
-{
-  guint i, n;
-
-  if (!options)
-    return;
-  n = gst_structure_n_fields (options);
-  for (i = 0; i < n; i++) {
-    const gchar *key = gst_structure_nth_field_name (options, i);
-    const GValue *v = gst_structure_get_value (options, key);
-    gchar *s = G_VALUE_HOLDS_STRING (v) ? g_value_dup_string (v) :
-        gst_value_serialize (v);
-
-    av_dict_set (dict, key, s, 0);
-    g_free (s);
-  }
-}
-
-/* The default open, with an error that names the node and its drivers:
- * FFmpeg's own text for a driver that fails to start is a bare EIO. */
-static AVBufferRef *
-va_open_device (GstAvhwBackend * backend, guint index,
-    const GstStructure * options, GError ** error)
-{
-  const VaNode *node;
-  AVBufferRef *ref = NULL;
-  AVDictionary *dict = NULL;
-  char err[AV_ERROR_MAX_STRING_SIZE];
-  gchar *reason = NULL;
-  int ret;
-
-  node = va_get_node (index, &reason);
-  if (!node) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
-        "vaapi:%u: no such VA-API device (%s)", index, reason);
-    g_free (reason);
-    return NULL;
-  }
-  va_dict_from_options (options, &dict);
-  ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_VAAPI, node->path,
-      dict, 0);
-  av_dict_free (&dict);
-  if (ret < 0) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
-        "vaapi:%u: FFmpeg could not open a VA display on %s (kernel driver "
-        "%s, VA driver %s): %s; `GST_DEBUG=avhw-ffmpeg:5` shows libva's "
-        "messages", index, node->path, node->kernel_driver, node->va_driver,
-        av_make_error_string (err, sizeof (err), ret));
-    return NULL;
-  }
-  return ref;
 }
 
 /* Wraps @display into a new FFmpeg device context. @free_cb (may be NULL)
@@ -584,8 +528,8 @@ gst_avhw_vaapi_backend_class_init (GstAvhwVaapiBackendClass * klass)
   bclass->rank = GST_RANK_PRIMARY - 1;
   bclass->get_n_devices = va_get_n_devices;
   bclass->get_device_description = va_get_device_description;
+  /* The default open_device: av_hwdevice_ctx_create() on the node. */
   bclass->get_device_string = va_get_device_string;
-  bclass->open_device = va_open_device;
   bclass->wrap_device = va_wrap_device;
 #ifdef HAVE_GST_VA
   va_own_quark = g_quark_from_static_string ("avhw-vaapi-own-display");
