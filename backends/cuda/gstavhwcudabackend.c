@@ -97,14 +97,7 @@ cuda_result_text (const CudaFunctions * cu, CUresult res)
   return g_strdup_printf ("%s (%s)", name, desc);
 }
 
-/* Like FFmpeg's CHECK_CU: runs the CUDA call x; on failure logs the call's
- * own text, file and line, sets err (may be NULL) naming the CUDA error, and
- * yields FALSE. Needs `cu` in scope; CUDA_CHECK also `error`. */
-#define CUDA_CHECK_ERR(x, err) \
-  cuda_check (cu, (x), #x, __FILE__, __LINE__, G_STRFUNC, err)
-#define CUDA_CHECK(x) CUDA_CHECK_ERR (x, error)
-
-static gboolean
+gboolean
 cuda_check (const CudaFunctions * cu, CUresult res, const gchar * call,
     const gchar * file, gint line, const gchar * func, GError ** error)
 {

@@ -170,14 +170,15 @@ cuda_make_wrapper (GstAvhwDevice * device)
   return wrapper;
 }
 
-static gboolean
-cuda_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
-    GstContext * context)
+/* The GstCudaContext standing for @device (transfer none, lives as long as
+ * the device): GStreamer's own when the device was made on it, else one
+ * wrapper made once. NULL when GStreamer could not make it. */
+GstCudaContext *
+cuda_interop_get_gst_context (GstAvhwDevice * device)
 {
   AVHWDeviceContext *dctx =
       (AVHWDeviceContext *) gst_avhw_device_get_device_ctx (device)->data;
   GstCudaContext *gst_ctx;
-  guint device_id = 0;
 
   g_mutex_lock (&cuda_fill_lock);
   if (dctx->free == cuda_release_gst_context) {
@@ -189,6 +190,17 @@ cuda_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
       g_object_set_qdata_full (G_OBJECT (device), cuda_wrapper_quark,
           gst_ctx, gst_object_unref);
   }
+  g_mutex_unlock (&cuda_fill_lock);
+  return gst_ctx;
+}
+
+static gboolean
+cuda_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
+    GstContext * context)
+{
+  GstCudaContext *gst_ctx = cuda_interop_get_gst_context (device);
+  guint device_id = 0;
+
   if (gst_ctx) {
     g_object_get (gst_ctx, "cuda-device-id", &device_id, NULL);
     gst_structure_set (gst_context_writable_structure (context),
@@ -198,7 +210,6 @@ cuda_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
     GST_WARNING_OBJECT (device, "GStreamer could not wrap this device's "
         "CUcontext in a GstCudaContext");
   }
-  g_mutex_unlock (&cuda_fill_lock);
   return gst_ctx != NULL;
 }
 
@@ -215,4 +226,5 @@ cuda_interop_class_init (GstAvhwBackendClass * bclass)
   bclass->foreign_context_get_handle = cuda_foreign_get_handle;
   bclass->wrap_foreign_context = cuda_wrap_foreign_context;
   bclass->fill_foreign_context = cuda_fill_foreign_context;
+  cuda_memory_class_init (bclass);
 }

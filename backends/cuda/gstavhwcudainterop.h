@@ -10,6 +10,19 @@
 G_BEGIN_DECLS
 
 /* From gstavhwcudabackend.c. */
+
+/* Like FFmpeg's CHECK_CU: runs the CUDA call x; on failure logs the call's
+ * own text, file and line, sets err (may be NULL) naming the CUDA error, and
+ * yields FALSE. Needs `cu` in scope; CUDA_CHECK also `error`. */
+#define CUDA_CHECK_ERR(x, err) \
+  cuda_check (cu, (x), #x, __FILE__, __LINE__, G_STRFUNC, err)
+#define CUDA_CHECK(x) CUDA_CHECK_ERR (x, error)
+
+G_GNUC_INTERNAL
+gboolean cuda_check (const CudaFunctions * cu, CUresult res,
+    const gchar * call, const gchar * file, gint line, const gchar * func,
+    GError ** error);
+
 G_GNUC_INTERNAL
 const CudaFunctions * cuda_ensure_probed (gchar ** reason);
 
@@ -22,5 +35,16 @@ AVBufferRef * cuda_wrap_context (CUcontext ctx,
  * (gst.cuda.context) on @bclass. */
 G_GNUC_INTERNAL
 void cuda_interop_class_init (GstAvhwBackendClass * bclass);
+
+/* From gstavhwcudainterop.c: the GstCudaContext standing for @device
+ * (transfer none), or NULL. */
+typedef struct _GstCudaContext GstCudaContext;
+G_GNUC_INTERNAL
+GstCudaContext * cuda_interop_get_gst_context (GstAvhwDevice * device);
+
+/* From gstavhwcudamemory.c: sets the foreign-memory vfuncs
+ * (memory:CUDAMemory) on @bclass. */
+G_GNUC_INTERNAL
+void cuda_memory_class_init (GstAvhwBackendClass * bclass);
 
 G_END_DECLS

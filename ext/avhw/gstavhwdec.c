@@ -67,6 +67,7 @@ struct _GstAvhwDec
   gboolean hw;                  /* the current picture came out on the device */
   gboolean warned_software;
   gboolean device_memory;       /* negotiated output memory */
+  gboolean foreign_memory;      /* GStreamer's own device memory out */
   gint out_width, out_height;
   GstVideoFormat out_format;
   gboolean out_interlaced;
@@ -293,13 +294,13 @@ device_holds (GstAvhwDec * self, enum AVPixelFormat fmt)
 }
 
 static gboolean
-downstream_takes_device_memory (GstAvhwDec * self, const GstVideoInfo * info)
+downstream_takes (GstAvhwDec * self, const GstVideoInfo * info,
+    const gchar * feature)
 {
   GstCaps *mine = gst_video_info_to_caps (info), *peer;
   gboolean ok;
 
-  gst_caps_set_features (mine, 0,
-      gst_avhw_device_get_caps_features (DEVICE (self)));
+  gst_caps_set_features (mine, 0, gst_caps_features_new (feature, NULL));
   peer = gst_pad_peer_query_caps (GST_VIDEO_DECODER_SRC_PAD (self), NULL);
   ok = gst_caps_can_intersect (peer, mine);
   gst_caps_unref (peer);
@@ -337,6 +338,8 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   gboolean interlaced;
   GstVideoInfo info;
   GstVideoCodecState *st;
+  GstAvhwBackend *backend;
+  const gchar *foreign;
 
 #if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT (58, 29, 100)
   interlaced = ! !(frame->flags & AV_FRAME_FLAG_INTERLACED);
@@ -355,8 +358,16 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
     return FALSE;
   }
   gst_avhw_video_info_from_frame (&info, frame, fmt);
+  backend = gst_avhw_device_get_backend (DEVICE (self));
+  foreign = gst_avhw_backend_get_foreign_memory_feature (backend);
+  /* Our device memory first (no copy), then GStreamer's own device memory
+   * for this kind of device (interop, one device copy at most), then
+   * system memory. */
   self->device_memory = device_holds (self, sw_fmt)
-      && downstream_takes_device_memory (self, &info);
+      && downstream_takes (self, &info,
+      gst_avhw_backend_get_caps_feature (backend));
+  self->foreign_memory = !self->device_memory && foreign
+      && device_holds (self, sw_fmt) && downstream_takes (self, &info, foreign);
 
   st = gst_video_decoder_set_interlaced_output_state (dec, fmt,
       GST_VIDEO_INFO_INTERLACE_MODE (&info), frame->width, frame->height,
@@ -369,6 +380,8 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   if (self->device_memory)
     gst_caps_set_features (st->caps, 0,
         gst_avhw_device_get_caps_features (DEVICE (self)));
+  else if (self->foreign_memory)
+    gst_caps_set_features (st->caps, 0, gst_caps_features_new (foreign, NULL));
   g_clear_pointer (&self->output_state, gst_video_codec_state_unref);
   self->output_state = st;
   self->out_width = frame->width;
@@ -480,13 +493,21 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  if (self->device_memory) {
+  if (self->device_memory || self->foreign_memory) {
     AVFrame *hw = is_hw ? av_frame_clone (frame) :
         upload_sw_frame (self, frame, &err);
     if (!hw)
       goto transfer_failed;
-    cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), hw,
-        &self->output_state->info);
+    if (self->device_memory) {
+      cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), hw,
+          &self->output_state->info);
+    } else {
+      cframe->output_buffer = gst_avhw_backend_export_foreign_buffer
+          (backend, DEVICE (self), hw, &self->output_state->info, &err);
+      av_frame_free (&hw);
+      if (!cframe->output_buffer)
+        goto transfer_failed;
+    }
   } else {
     ret = gst_video_decoder_allocate_output_frame (dec, cframe);
     if (ret != GST_FLOW_OK) {

@@ -30,6 +30,7 @@ struct _GstAvhwUpload
   GstAvhwBaseTransform parent;
 
   GstVideoInfo in_info;
+  gboolean in_foreign;          /* input in GStreamer's own device memory */
   /* the output pool, kept across renegotiations that keep format and size */
   GstBufferPool *pool;
   GstVideoInfo pool_info;
@@ -56,10 +57,22 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
   if (!device) {
     res = gst_caps_ref (caps);
   } else if (direction == GST_PAD_SINK) {
-    /* upstream system memory -> our device memory, or passthrough */
+    /* upstream system memory (or GStreamer's own device memory of this
+     * kind of device) -> our device memory, or passthrough */
     res = gst_avhw_caps_switch_memory (device, caps, TRUE, TRUE);
   } else {
+    const gchar *foreign = gst_avhw_backend_get_foreign_memory_feature
+        (gst_avhw_device_get_backend (device));
+
     res = gst_avhw_caps_switch_memory (device, caps, FALSE, FALSE);
+    if (foreign) {
+      GstCaps *f = gst_caps_copy (res);
+      guint i;
+
+      for (i = 0; i < gst_caps_get_size (f); i++)
+        gst_caps_set_features (f, i, gst_caps_features_new (foreign, NULL));
+      res = gst_caps_merge (f, res);
+    }
   }
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,
@@ -78,8 +91,14 @@ gst_avhw_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 {
   GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
 
+  const gchar *foreign;
+
   if (!gst_video_info_from_caps (&self->in_info, incaps))
     return FALSE;
+  foreign = DEVICE (trans) ? gst_avhw_backend_get_foreign_memory_feature
+      (gst_avhw_device_get_backend (DEVICE (trans))) : NULL;
+  self->in_foreign = foreign && gst_caps_features_contains
+      (gst_caps_get_features (incaps, 0), foreign);
   gst_base_transform_set_passthrough (trans,
       gst_caps_is_equal (incaps, outcaps));
   return TRUE;
@@ -202,8 +221,11 @@ gst_avhw_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("output buffer is not avhw device memory"));
     return GST_FLOW_ERROR;
   }
-  if (!gst_avhw_transfer_buffer (gst_avhw_device_get_backend (device), hw,
-          inbuf, &self->in_info, FALSE, &err)) {
+  if (!(self->in_foreign ?
+          gst_avhw_backend_import_foreign_buffer (gst_avhw_device_get_backend
+              (device), device, inbuf, &self->in_info, hw, &err) :
+          gst_avhw_transfer_buffer (gst_avhw_device_get_backend (device), hw,
+              inbuf, &self->in_info, FALSE, &err))) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
         ("Upload to %s failed.", gst_avhw_device_get_name (device)),
         ("%s", err->message));

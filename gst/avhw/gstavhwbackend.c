@@ -304,6 +304,21 @@ gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend)
   return KLASS (backend)->foreign_context_type;
 }
 
+/**
+ * gst_avhw_backend_get_foreign_memory_feature:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none) (nullable): the caps feature of GStreamer's own
+ *   device memory this backend exchanges frames with, if any
+ */
+const gchar *
+gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->export_foreign_buffer ?
+      KLASS (backend)->foreign_memory_feature : NULL;
+}
+
 /* FFmpeg types, resolved by name so a fork's own type works. */
 enum AVHWDeviceType
 gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend)
@@ -561,4 +576,63 @@ gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
   }
   av_hwframe_constraints_free (&c);
   return arr;
+}
+
+/**
+ * gst_avhw_backend_export_foreign_buffer: (skip)
+ * @backend: a #GstAvhwBackend
+ * @device: the device @frame lives on
+ * @frame: a hardware frame of @device
+ * @info: its software layout
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): a buffer of GStreamer's own device
+ *   memory holding @frame, or %NULL with @error
+ */
+GstBuffer *
+gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
+    GError ** error)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  klass = KLASS (backend);
+  if (!klass->export_foreign_buffer) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "backend %s cannot hand frames to GStreamer's own device memory",
+        klass->name);
+    return NULL;
+  }
+  return klass->export_foreign_buffer (backend, device, frame, info, error);
+}
+
+/**
+ * gst_avhw_backend_import_foreign_buffer: (skip)
+ * @backend: a #GstAvhwBackend
+ * @device: the device of @dst
+ * @buffer: a buffer of the backend's foreign memory feature
+ * @info: its layout
+ * @dst: a hardware frame of @device to fill
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when @dst holds @buffer's picture
+ */
+gboolean
+gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
+    AVFrame * dst, GError ** error)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  klass = KLASS (backend);
+  if (!klass->import_foreign_buffer) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "backend %s cannot take frames from GStreamer's own device memory",
+        klass->name);
+    return FALSE;
+  }
+  return klass->import_foreign_buffer (backend, device, buffer, info, dst,
+      error);
 }

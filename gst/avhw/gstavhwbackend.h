@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gst/avhw/avhw-prelude.h>
+#include <gst/video/video.h>
 #include <libavutil/buffer.h>
 #include <libavutil/frame.h>
 #include <libavutil/hwcontext.h>
@@ -86,6 +87,15 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  * @fill_foreign_context: writes @device into @context, a writable context
  *   of @foreign_context_type, to answer GStreamer elements' queries.
  *   Optional.
+ * @foreign_memory_feature: the caps feature of GStreamer's own device memory
+ *   for this kind of device ("memory:CUDAMemory"), for memory interop.
+ *   Optional; %NULL: no memory interop.
+ * @export_foreign_buffer: a new buffer of GStreamer's own device memory
+ *   (@foreign_memory_feature) holding the hardware frame @frame of @device,
+ *   laid out as @info; wrapping it where GStreamer allows, else one
+ *   device-to-device copy. Optional.
+ * @import_foreign_buffer: copies a buffer of GStreamer's own device memory
+ *   into the hardware frame @dst of @device, on the device. Optional.
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -131,6 +141,14 @@ struct _GstAvhwBackendClass
   gboolean (*fill_foreign_context) (GstAvhwBackend * backend,
       GstAvhwDevice * device, GstContext * context);
 
+  const gchar *foreign_memory_feature;
+  GstBuffer *(*export_foreign_buffer) (GstAvhwBackend * backend,
+      GstAvhwDevice * device, const AVFrame * frame,
+      const GstVideoInfo * info, GError ** error);
+  gboolean (*import_foreign_buffer) (GstAvhwBackend * backend,
+      GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
+      AVFrame * dst, GError ** error);
+
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING_LARGE];
 };
@@ -163,6 +181,9 @@ guint gst_avhw_backend_get_rank (GstAvhwBackend * backend);
 
 GST_AVHW_API
 const gchar * gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,
@@ -215,5 +236,15 @@ gboolean gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
 GST_AVHW_API
 GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx);
+
+GST_AVHW_API
+GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
+    GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
+    AVFrame * dst, GError ** error);
 
 G_END_DECLS
