@@ -59,3 +59,18 @@ gst_avhw_caps_is_device_memory (GstCaps * caps)
       && gst_caps_features_get_size (f) > 0
       && g_str_has_prefix (gst_caps_features_get_nth (f, 0), "memory:AVHW");
 }
+
+/* @caps with every structure's features replaced: any memory (@features
+ * NULL) or @features. */
+GstCaps *
+gst_avhw_caps_with_features (GstCaps * caps, const gchar * features)
+{
+  GstCaps *res = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (res); i++)
+    gst_caps_set_features (res, i, features ?
+        gst_caps_features_new (features, NULL) :
+        gst_caps_features_new_any ());
+  return res;
+}

@@ -12,4 +12,6 @@ GstCaps * gst_avhw_caps_switch_memory (GstAvhwDevice * device,
 
 gboolean gst_avhw_caps_is_device_memory (GstCaps * caps);
 
+GstCaps * gst_avhw_caps_with_features (GstCaps * caps, const gchar * features);
+
 G_END_DECLS

@@ -50,20 +50,18 @@ gst_avhw_download_transform_caps (GstBaseTransform * trans,
   GstAvhwDevice *device = DEVICE (trans);
   GstCaps *res;
 
-  if (!device) {
-    res = gst_caps_ref (caps);
-  } else if (direction == GST_PAD_SINK) {
+  if (direction == GST_PAD_SRC) {
+    /* Every frame carries its own frames context, so any avhw device
+     * memory downloads, whichever device this element opened. */
+    res = gst_caps_merge (gst_avhw_caps_with_features (caps, NULL),
+        gst_caps_ref (caps));
+  } else if (device) {
     /* device memory in -> system memory out, or passthrough */
     res = gst_avhw_caps_switch_memory (device, caps, FALSE, FALSE);
   } else {
-    /* Every frame carries its own frames context, so any avhw device
-     * memory downloads, whichever device this element opened. */
-    guint i;
-
-    res = gst_caps_copy (caps);
-    for (i = 0; i < gst_caps_get_size (res); i++)
-      gst_caps_set_features (res, i, gst_caps_features_new_any ());
-    res = gst_caps_merge (res, gst_caps_ref (caps));
+    /* No device yet (linking before READY): same formats, system memory. */
+    res = gst_avhw_caps_with_features (caps,
+        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
   }
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,

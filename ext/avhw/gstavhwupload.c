@@ -55,7 +55,9 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
   GstCaps *res;
 
   if (!device) {
-    res = gst_caps_ref (caps);
+    /* Linking before READY: the device, hence its memory, is not known. */
+    res = gst_caps_merge (gst_avhw_caps_with_features (caps, NULL),
+        gst_caps_ref (caps));
   } else if (direction == GST_PAD_SINK) {
     /* upstream system memory (or GStreamer's own device memory of this
      * kind of device) -> our device memory, or passthrough */
@@ -65,14 +67,8 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
         (gst_avhw_device_get_backend (device));
 
     res = gst_avhw_caps_switch_memory (device, caps, FALSE, FALSE);
-    if (foreign) {
-      GstCaps *f = gst_caps_copy (res);
-      guint i;
-
-      for (i = 0; i < gst_caps_get_size (f); i++)
-        gst_caps_set_features (f, i, gst_caps_features_new (foreign, NULL));
-      res = gst_caps_merge (f, res);
-    }
+    if (foreign)
+      res = gst_caps_merge (gst_avhw_caps_with_features (res, foreign), res);
   }
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,
