@@ -69,9 +69,18 @@ def backend_names():
 _device_cache = {}
 
 
+def backend_built(backend):
+    """The build tree holds this backend's plugin (backends/<name>/)."""
+    import glob
+    return bool(BUILD_ROOT and glob.glob(os.path.join(
+        BUILD_ROOT, "backends", backend, f"libgstavhw{backend}*.so")))
+
+
 def device_status(device):
-    """(ok, why) for a device string: ok when it opens here. `why` is a
-    short reason ('no cuda device', 'no cuda backend built') otherwise."""
+    """(state, why) for a device string: 'ok' when it opens here; 'absent'
+    when this machine lacks it (why: 'no cuda device', or the backend is not
+    built); 'broken' when a backend of the build tree did not load or the
+    string is wrong (a failure, never a skip)."""
     if device in _device_cache:
         return _device_cache[device]
     try:
@@ -82,14 +91,23 @@ def device_status(device):
     backend = device.split(":")[0]
     try:
         GstAvhw.Device.open(device, None)
-        res = (True, "")
+        res = ("ok", "")
     except GLib.Error as e:
         if e.matches(GstAvhw.error_quark(), GstAvhw.Error.UNKNOWN_BACKEND):
-            res = (False, f"no {backend} device ({backend} backend not built)")
+            if backend_built(backend):
+                res = ("broken", f"the {backend} backend is built but did "
+                       f"not load (GST_DEBUG=GST_PLUGIN_LOADING:3 says why): "
+                       f"{e.message}")
+            else:
+                res = ("absent", f"no {backend} device ({backend} backend "
+                       f"not built)")
         elif e.matches(GstAvhw.error_quark(), GstAvhw.Error.NO_DEVICE):
-            res = (False, f"no {device} device")
+            if backend != device and device_status(backend)[0] == "ok":
+                res = ("absent", f"no {device} device")
+            else:
+                res = ("absent", f"no {backend} device")
         else:
-            res = (False, f"{device}: {e.message}")
+            res = ("broken", f"{device}: {e.message}")
     _device_cache[device] = res
     return res
 
