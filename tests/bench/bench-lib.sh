@@ -62,3 +62,28 @@ machine_info() {
     fi
     echo "- GStreamer: $(gst-launch-1.0 --version 2>/dev/null | sed -n 's/^GStreamer //p' | head -n1); FFmpeg: $(ffmpeg -version 2>/dev/null | head -n1 | cut -d' ' -f3)"
 }
+
+# nvdec_desc CODEC CLIP SHORTCLIP: a pipeline description for GStreamer's own
+# NVDEC decoder (nvh264dec / nvh265dec) with CUDA memory out, the first of a
+# few forms that decodes SHORTCLIP (parsebin's avc output does not link to
+# every nvcodec build); empty when none does. The choice goes to stderr.
+nvdec_desc() {
+    local c=$1 f=$2 s=$3 parse=h264parse cand n
+    [ "$c" = h265 ] && parse=h265parse
+    for cand in \
+        "filesrc location=@F@ ! parsebin ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! fakesink name=sink sync=false" \
+        "filesrc location=@F@ ! qtdemux ! $parse ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! fakesink name=sink sync=false" \
+        "filesrc location=@F@ ! qtdemux ! $parse ! video/x-${c/h265/h265},stream-format=byte-stream ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! fakesink name=sink sync=false" \
+        "filesrc location=@F@ ! qtdemux ! $parse ! nv${c}dec ! fakesink name=sink sync=false"; do
+        n=$("$BENCH_BIN/avhw-bench-decode" --label probe -- "${cand//@F@/$s}" 2>&1 | sed -n 's/.* frames=\([0-9]*\) .*/\1/p')
+        if [ "${n:-0}" -gt 0 ]; then
+            echo "nvdec_desc: nv${c}dec through: ${cand//@F@/F}" >&2
+            echo "${cand//@F@/$f}"
+            return
+        fi
+        echo "nvdec_desc: no frames through: ${cand//@F@/F}" >&2
+    done
+}
+
+# want NAME: TRUE when the --decoders list (DECODERS, default all) has NAME
+want() { [ -z "${DECODERS:-}" ] && return 0; case " $DECODERS " in *" $1 "*) return 0 ;; esac; return 1; }

@@ -3,6 +3,7 @@
 # scaling.sh - K concurrent streams (issue 8, items 3 to 5). Prints Markdown.
 #
 # Usage: scaling.sh [--device D] [--clip F] [--streams "1 2 4 7"] [--no-nvdec]
+#                   [--decoders "avhwdec ffmpeg nvdec"]
 #   --device D    avhwdec device (default auto)
 #   --clip F      default .gpu/bench/bench-1080p-h264.mp4
 #   --streams L   stream counts (default "1 2 4 7")
@@ -22,12 +23,14 @@ DEVICE=auto
 CLIP=$TOP/.gpu/bench/bench-1080p-h264.mp4
 STREAMS="1 2 4 7"
 NVDEC=1
+DECODERS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
         --clip) CLIP=$2; shift 2 ;;
         --streams) STREAMS=$2; shift 2 ;;
         --no-nvdec) NVDEC=0; shift ;;
+        --decoders) DECODERS=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         *) echo "scaling: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -46,18 +49,28 @@ machine_info
 echo
 declare -A FPS MEM
 HEADER=--header
+NVDESC=""
+if [ "$CUDA" = 1 ] && [ "$NVDEC" = 1 ] && want nvdec && has_element "nv${C}dec"; then
+    SHORT=${CLIP%.mp4}-30f.mp4; [ -f "$SHORT" ] || SHORT=$CLIP
+    NVDESC=$(nvdec_desc "$C" "$CLIP" "$SHORT")
+fi
 for k in $STREAMS; do
-    BENCH_EXTRA="k=$k" run_decode "avhwdec $DEVICE, 1 process" -k "$k" $HEADER -- \
-        "filesrc location=$CLIP ! parsebin ! avhwdec device=$DEVICE ! $SINK"
-    HEADER=""
-    FPS[avhwdec/$k]=$(result_get fps); MEM[avhwdec/$k]=$(result_get peak_proc_mib)
+    if want avhwdec; then
+        BENCH_EXTRA="k=$k" run_decode "avhwdec $DEVICE, 1 process" -k "$k" $HEADER -- \
+            "filesrc location=$CLIP ! parsebin ! avhwdec device=$DEVICE ! $SINK"
+        HEADER=""
+        FPS[avhwdec/$k]=$(result_get fps); MEM[avhwdec/$k]=$(result_get peak_proc_mib)
+    fi
     if [ "$CUDA" = 1 ]; then
-        BENCH_EXTRA="k=$k" run_decode "ffmpeg cuda, $k process(es)" -k "$k" --frames "$N" --exec -- \
-            ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$CLIP" -f null -
-        FPS[ffmpeg/$k]=$(result_get fps); MEM[ffmpeg/$k]=$(result_get peak_proc_mib)
-        if [ "$NVDEC" = 1 ] && has_element "nv${C}dec"; then
-            BENCH_EXTRA="k=$k" run_decode "nv${C}dec, 1 process" -k "$k" -- \
-                "filesrc location=$CLIP ! parsebin ! nv${C}dec ! video/x-raw(memory:CUDAMemory) ! $SINK"
+        if want ffmpeg; then
+            BENCH_EXTRA="k=$k" run_decode "ffmpeg cuda, $k process(es)" -k "$k" --frames "$N" $HEADER --exec -- \
+                ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$CLIP" -f null -
+            HEADER=""
+            FPS[ffmpeg/$k]=$(result_get fps); MEM[ffmpeg/$k]=$(result_get peak_proc_mib)
+        fi
+        if [ -n "$NVDESC" ]; then
+            BENCH_EXTRA="k=$k" run_decode "nv${C}dec, 1 process" -k "$k" $HEADER -- "$NVDESC"
+            HEADER=""
             FPS[nvdec/$k]=$(result_get fps); MEM[nvdec/$k]=$(result_get peak_proc_mib)
         fi
     else

@@ -3,10 +3,12 @@
 # throughput.sh - decode throughput, one stream (issue 8, item 2). Prints Markdown.
 #
 # Usage: throughput.sh [--device D] [--clips DIR] [--runs R] [--codecs "h264 h265"]
+#                      [--decoders "avhwdec download nvdec avdec ffmpeg-cuda ffmpeg-cuda-t1 ffmpeg-cpu"]
 #   --device D   avhwdec device (default auto): cuda:0 on the GPU machine,
 #                vulkan / opencl on CPU-only machines
 #   --clips DIR  folder of make-clips.sh's clips (default .gpu/bench)
 #   --runs R     runs of each row (default 2; every run is printed)
+#   --decoders L only these rows (default: all but ffmpeg-cuda-t1)
 #
 # Rows per codec (F = DIR/bench-1080p-CODEC.mp4):
 #   avhwdec D -> fakesink        filesrc ! parsebin ! avhwdec device=D ! fakesink
@@ -16,6 +18,8 @@
 #                                ! video/x-raw(memory:CUDAMemory) ! fakesink (device memory out)
 #   avdec_CODEC (CPU)            filesrc ! parsebin ! avdec_h264|avdec_h265 ! fakesink
 #   ffmpeg cuda (CUDA only)      ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i F -f null -
+#   ffmpeg cuda -threads 1       the same with one decoding thread, as avhwdec opens
+#                                FFmpeg's decoder (only when --decoders names it)
 #   ffmpeg CPU                   ffmpeg -i F -f null -
 # All fakesinks are sync=false. Columns: "fps" counts from set_state(PLAYING)
 # (pipelines) or from process start (ffmpeg); "steady fps" from the first frame
@@ -28,12 +32,14 @@ DEVICE=auto
 CLIPS=$TOP/.gpu/bench
 RUNS=2
 CODECS="h264 h265"
+DECODERS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
         --clips) CLIPS=$2; shift 2 ;;
         --runs) RUNS=$2; shift 2 ;;
         --codecs) CODECS=$2; shift 2 ;;
+        --decoders) DECODERS=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         *) echo "throughput: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -61,12 +67,14 @@ for c in $CODECS; do
     echo "### $c: $(basename "$F"), $N frames 1920x1080"
     echo
     HEADER=--header
-    rows=("avhwdec $DEVICE|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! $SINK"
-          "avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! avhwdownload ! $SINK")
-    if [ "$CUDA" = 1 ] && has_element "nv${c}dec"; then
-        rows+=("nv${c}dec|filesrc location=$F ! parsebin ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! $SINK")
+    rows=()
+    want avhwdec && rows+=("avhwdec $DEVICE|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! $SINK")
+    want download && rows+=("avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! avhwdownload ! $SINK")
+    if want nvdec && [ "$CUDA" = 1 ] && has_element "nv${c}dec"; then
+        d=$(nvdec_desc "$c" "$F" "$S")
+        [ -n "$d" ] && rows+=("nv${c}dec|$d")
     fi
-    if has_element "avdec_$c"; then
+    if want avdec && has_element "avdec_$c"; then
         rows+=("avdec_$c (CPU)|filesrc location=$F ! parsebin ! avdec_$c ! $SINK")
     fi
     for r in $(seq "$RUNS"); do
@@ -78,8 +86,10 @@ for c in $CODECS; do
             STEADY_FPS[$c/$label]=$(best "$(result_get steady_fps)" "${STEADY_FPS[$c/$label]:-0}")
         done
         ffrows=()
-        [ "$CUDA" = 1 ] && ffrows+=("ffmpeg cuda|-hwaccel cuda -hwaccel_output_format cuda")
-        ffrows+=("ffmpeg CPU|")
+        [ "$CUDA" = 1 ] && want ffmpeg-cuda && ffrows+=("ffmpeg cuda|-hwaccel cuda -hwaccel_output_format cuda")
+        [ "$CUDA" = 1 ] && [ -n "$DECODERS" ] && want ffmpeg-cuda-t1 && \
+            ffrows+=("ffmpeg cuda -threads 1|-threads 1 -hwaccel cuda -hwaccel_output_format cuda")
+        want ffmpeg-cpu && ffrows+=("ffmpeg CPU|")
         for row in "${ffrows[@]}"; do
             label=${row%%|*}; opts=${row#*|}
             # shellcheck disable=SC2086
@@ -103,7 +113,7 @@ for c in $CODECS; do
         case "$k" in "$c/"*) printf '| %s | %.0f | %.0f |\n' "${k#*/}" "${PROC_FPS[$k]}" "${STEADY_FPS[$k]:-0}" ;; esac
     done | sort
     a=${PROC_FPS[$c/avhwdec $DEVICE]:-0}; as=${STEADY_FPS[$c/avhwdec $DEVICE]:-0}
-    for ref in "ffmpeg cuda" "nv${c}dec" "avdec_$c (CPU)" "ffmpeg CPU"; do
+    for ref in "ffmpeg cuda" "ffmpeg cuda -threads 1" "nv${c}dec" "avdec_$c (CPU)" "ffmpeg CPU"; do
         b=${PROC_FPS[$c/$ref]:-}; bs=${STEADY_FPS[$c/$ref]:-}
         [ -n "$b" ] || continue
         awk -v n="$ref" -v a="$a" -v b="$b" -v as="$as" -v bs="$bs" 'BEGIN {

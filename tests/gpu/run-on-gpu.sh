@@ -15,6 +15,12 @@
 #                NVDEC (avhwdec device=cuda:0 fallback=false), then fallback=true
 #                for every stream that did not pass
 #   bench        tests/bench/run-all.sh --device cuda:0 (reuse, throughput, scaling)
+#   diag         (not in the default list) for each stream of DIAG_FILES (manifest
+#                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
+#                the manifest, FFmpeg's verbose reasons, and avhwdec's debug log
+#   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
+#                throughput.sh and scaling.sh, with ffmpeg cuda and
+#                ffmpeg cuda -threads 1 beside avhwdec
 # Everything printed goes to $OUT/run.log too; $OUT also gets conformance.tsv,
 # bench.md, results.txt, reuse.csv, bench.png and logs.tar.gz (per-test and
 # per-stream logs). Each stage is time-boxed so the whole run ends before
@@ -142,6 +148,50 @@ if has bench; then
         [ -f "$LOGS/bench/$f" ] && cp "$LOGS/bench/$f" "$OUT/"
     done
     nvidia-smi --query-gpu=memory.used,clocks.sm,temperature.gpu --format=csv 2>&1
+fi
+
+if has diag; then
+    M=.gpu/media/MANIFEST.tsv
+    mkdir -p "$LOGS/diag"
+    for f in ${DIAG_FILES:-}; do
+        b=$(budget 60)
+        [ "$b" -lt 20 ] && { echo "diag: out of time before $f"; break; }
+        stage "diag: $f"
+        row=$(awk -F'\t' -v f="$f" '$1 == f' "$M")
+        pix=$(echo "$row" | cut -f5); ref=$(echo "$row" | cut -f7)
+        tag=$(echo "$f" | tr '/' '_')
+        got=$(timeout 60 ffmpeg -v error -nostdin -hwaccel cuda -i ".gpu/media/$f" -map 0:v:0 -fps_mode passthrough \
+            -autoscale 0 -pix_fmt "${pix:-yuv420p}" -f md5 - 2> "$LOGS/diag/$tag.ffmpeg-md5.err")
+        echo "ffmpeg -hwaccel cuda ($pix): ${got#MD5=} manifest: $ref $( [ "${got#MD5=}" = "$ref" ] && echo EQUAL || echo DIFFERENT)"
+        head -n 5 "$LOGS/diag/$tag.ffmpeg-md5.err"
+        timeout 60 ffmpeg -v verbose -nostdin -hwaccel cuda -hwaccel_output_format cuda -i ".gpu/media/$f" -map 0:v:0 \
+            -f null - > "$LOGS/diag/$tag.ffmpeg-verbose.log" 2>&1
+        grep -iE 'nvdec|cuvid|hwaccel|fail|unsupported|not supported|error|Stream #0:0' "$LOGS/diag/$tag.ffmpeg-verbose.log" | \
+            grep -v '^ *Metadata' | sort | uniq -c | sort -rn | head -n 12
+        GST_DEBUG=avhwdec:6,avhw-ffmpeg:6,avhwcuda:5 timeout 60 gst-launch-1.0 filesrc location=".gpu/media/$f" ! parsebin ! \
+            avhwdec device="$DEVICE" fallback=false ! avhwdownload ! fakesink > "$LOGS/diag/$tag.avhwdec.log" 2>&1
+        echo "avhwdec fallback=false: exit $?"
+        grep -iE 'get_format|hwaccel|nvdec|cuvid|fail|refus|cannot|crop|output video' "$LOGS/diag/$tag.avhwdec.log" | \
+            sed 's/\x1b\[[0-9;]*m//g; s/^[0-9:.]* *[0-9]* *0x[0-9a-f]* *//' | sort | uniq -c | sort -rn | head -n 12
+    done
+fi
+
+if has nvbench; then
+    stage "nvbench: GStreamer's NVDEC decoders, ffmpeg -threads 1"
+    mkdir -p "$LOGS/nvbench"
+    export BENCH_RESULTS=$LOGS/nvbench/results.txt
+    GST_DEBUG=2 timeout 30 gst-launch-1.0 filesrc location=.gpu/bench/bench-1080p-h264-30f.mp4 ! parsebin ! nvh264dec ! \
+        fakesink > "$LOGS/nvbench/nvh264dec-parsebin.log" 2>&1
+    echo "gst-launch parsebin ! nvh264dec ! fakesink: exit $?"; grep -vE 'XDG_RUNTIME' "$LOGS/nvbench/nvh264dec-parsebin.log" | \
+        sed 's/\x1b\[[0-9;]*m//g' | grep -E 'WARN|ERROR' | head -n 8
+    b=$(budget 240)
+    timeout -k 10 "$b" bash tests/bench/throughput.sh --device "$DEVICE" --clips .gpu/bench --runs "${BENCH_RUNS:-2}" \
+        --decoders "avhwdec nvdec ffmpeg-cuda ffmpeg-cuda-t1" | tee "$LOGS/nvbench/throughput.md"
+    b=$(budget 120)
+    timeout -k 10 "$b" bash tests/bench/scaling.sh --device "$DEVICE" --clip .gpu/bench/bench-1080p-h264.mp4 \
+        --streams "${BENCH_STREAMS:-1 2 4 7 14}" --decoders nvdec | tee "$LOGS/nvbench/scaling.md"
+    cat "$LOGS/nvbench/throughput.md" "$LOGS/nvbench/scaling.md" > "$OUT/nvbench.md"
+    cp "$BENCH_RESULTS" "$OUT/nvbench-results.txt" 2>/dev/null
 fi
 
 stage "done"
