@@ -134,9 +134,9 @@ def _ffmpeg_args(name):
     return None
 
 
-def make_clip(name, folder):
-    """A FFMPEG_FRAMES-frame 320x240 clip named `name` in `folder` (made
-    once), or raises RuntimeError saying why not."""
+def make_clip(name, folder, frames=FFMPEG_FRAMES):
+    """A `frames`-frame 320x240 clip named `name` in `folder` (made once),
+    or raises RuntimeError saying why not."""
     path = os.path.join(folder, os.path.basename(name))
     if os.path.exists(path):
         return path
@@ -149,7 +149,7 @@ def make_clip(name, folder):
                            "installs it)")
     cmd = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
            "-i", "testsrc=size=320x240:rate=25", "-frames:v",
-           str(FFMPEG_FRAMES)] + args + [path]
+           str(frames)] + args + [path]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     if r.returncode != 0:
         raise RuntimeError(f"ffmpeg could not make {name}: "
