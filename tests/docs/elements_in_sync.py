@@ -14,7 +14,9 @@ per-codec `avhw<backend><codec>dec` features backend plugins register):
   with its default value as `gst-inspect-1.0 <element>` prints it.
 
 And the other way: a documented property the element no longer has, and a
-section for an element that no longer exists, are failures too.
+section for an element that no longer exists, are failures too. README.md's
+`Elements:` paragraph must name every element of the avhw plugin, and no
+other.
 Properties of GStreamer's base classes (`qos`, `max-errors`...) may be
 documented; they must exist, their defaults are GStreamer's business.
 """
@@ -110,6 +112,23 @@ def family_regex(name, backends):
         else:
             rx += re.escape(part)
     return re.compile("^" + rx + "$")
+
+
+def readme_elements(path):
+    """The `avhw...` names in README.md's `Elements:` paragraph (None when
+    it has none), and its line number."""
+    para, start = [], None
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            if start is None and line.startswith("Elements:"):
+                start = no
+            if start is not None:
+                if not line.strip():
+                    break
+                para.append(line)
+    if start is None:
+        return None, None
+    return set(re.findall(r"`(avhw[a-z0-9]*)`", "".join(para))), start
 
 
 def doc_value(cell):
@@ -271,6 +290,20 @@ def main():
             notes.append(f"note: no element of the family `## {sec.title}` "
                          f"is registered here (no hardware decoder on this "
                          f"machine); that section is checked where one is")
+
+    readme = os.path.join(SOURCE_ROOT, "README.md")
+    listed, line = readme_elements(readme)
+    plugin = {n for n, _, p in elements if p == "avhw"}
+    if listed is None:
+        problems.append("MISSING README.md: no 'Elements:' paragraph naming "
+                        "the elements")
+    else:
+        for n in sorted(plugin - listed):
+            problems.append(f"MISSING README.md:{line}: the Elements: "
+                            f"paragraph does not name `{n}`")
+        for n in sorted(listed - plugin):
+            problems.append(f"STALE README.md:{line}: the Elements: paragraph "
+                            f"names `{n}`, no such element")
 
     for n in notes:
         print(n)
