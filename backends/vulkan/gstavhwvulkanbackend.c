@@ -7,6 +7,7 @@
 
 #include <vulkan/vulkan.h>
 #include <gst/avhw/gstavhw.h>
+#include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkanbackend.h"
 #ifdef HAVE_GST_VULKAN
@@ -105,6 +106,52 @@ vk_get_device_description (GstAvhwBackend * backend, guint index)
   return desc ? desc : g_strdup_printf ("vulkan:%u", index);
 }
 
+/* FFmpeg 5.1's vulkan upload returns before the GPU has copied the source
+ * when it imported the source's host memory, and nothing keeps that memory
+ * alive (it references the destination frame, not the source): the caller
+ * may free or refill it while the copy runs. So after the upload, wait for
+ * the frame's timeline semaphores to reach the values the upload signals. */
+static gboolean
+vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  GstAvhwBackendClass *parent = GST_AVHW_BACKEND_CLASS
+      (gst_avhw_vulkan_backend_parent_class);
+  AVHWFramesContext *fc;
+  AVVulkanDeviceContext *hwctx;
+  AVVkFrame *f;
+  PFN_vkWaitSemaphores wait;
+  VkSemaphoreWaitInfo info = { VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, };
+  VkSemaphore sems[AV_NUM_DATA_POINTERS];
+  uint64_t values[AV_NUM_DATA_POINTERS];
+  VkResult res;
+  int n;
+
+  if (!parent->upload (backend, dst, src, error))
+    return FALSE;
+  fc = (AVHWFramesContext *) dst->hw_frames_ctx->data;
+  hwctx = fc->device_ctx->hwctx;
+  f = (AVVkFrame *) dst->data[0];
+  wait = (PFN_vkWaitSemaphores) vkGetDeviceProcAddr (hwctx->act_dev,
+      "vkWaitSemaphores");
+  for (n = 0; n < AV_NUM_DATA_POINTERS && f->sem[n]; n++) {
+    sems[n] = f->sem[n];
+    values[n] = f->sem_value[n];
+  }
+  if (!wait || n == 0)
+    return TRUE;
+  info.semaphoreCount = n;
+  info.pSemaphores = sems;
+  info.pValues = values;
+  res = wait (hwctx->act_dev, &info, UINT64_MAX);
+  if (res != VK_SUCCESS) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "vulkan: waiting for the upload failed (VkResult %d)", res);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static void
 gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
 {
@@ -121,6 +168,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->rank = GST_RANK_SECONDARY;
   bclass->get_n_devices = vk_get_n_devices;
   bclass->get_device_description = vk_get_device_description;
+  bclass->upload = vk_upload;
   /* The default open_device passes the index, which FFmpeg's vulkan
    * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
 #ifdef HAVE_GST_VULKAN

@@ -99,6 +99,24 @@ pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
   return GST_FLOW_OK;
 }
 
+/* A buffer comes back while someone else (an encoder's FFmpeg context,
+ * holding its own AVFrame reference) may still read the surface: handing
+ * it out again would let upstream overwrite a frame in use. Such a buffer
+ * is freed instead; the surface goes back to FFmpeg's pool when its last
+ * user lets go. */
+static void
+pool_release_buffer (GstBufferPool * pool, GstBuffer * buffer)
+{
+  AVFrame *frame = gst_avhw_buffer_peek_frame (buffer);
+
+  if (!frame || !frame->buf[0] || !av_buffer_is_writable (frame->buf[0])) {
+    GST_LOG_OBJECT (pool, "surface still in use elsewhere: not reused");
+    GST_MINI_OBJECT_FLAG_SET (buffer, GST_BUFFER_FLAG_TAG_MEMORY);
+  }
+  GST_BUFFER_POOL_CLASS (gst_avhw_buffer_pool_parent_class)->release_buffer
+      (pool, buffer);
+}
+
 static void
 pool_finalize (GObject * object)
 {
@@ -118,6 +136,7 @@ gst_avhw_buffer_pool_class_init (GstAvhwBufferPoolClass * klass)
   pclass->get_options = pool_get_options;
   pclass->set_config = pool_set_config;
   pclass->alloc_buffer = pool_alloc_buffer;
+  pclass->release_buffer = pool_release_buffer;
   GST_DEBUG_CATEGORY_INIT (avhw_pool_debug, "avhwbufferpool", 0,
       "gst-avhw buffer pool");
 }

@@ -30,6 +30,13 @@ GST_DEBUG_CATEGORY_STATIC (avhw_memory_debug);
  * transfer.
  */
 
+typedef struct
+{
+  gint refs;
+  GDestroyNotify notify;
+  gpointer data;
+} Keeper;
+
 struct _GstAvhwMemory
 {
   GstMemory mem;
@@ -40,6 +47,7 @@ struct _GstAvhwMemory
 
   GMutex lock;
   guint8 *staging;
+  Keeper *staging_keeper;       /* frees staging when FFmpeg is done too */
   guint n_maps;
   gboolean dirty;
 };
@@ -59,21 +67,60 @@ G_DEFINE_TYPE (GstAvhwAllocator, gst_avhw_allocator, GST_TYPE_ALLOCATOR);
 
 static GstAllocator *avhw_allocator;
 
+/* Keeps the memory behind a software AVFrame's planes alive for as long as
+ * FFmpeg holds any of them: an upload may still read the source after
+ * av_hwframe_transfer_data() returns (FFmpeg 5.1's vulkan hwcontext imports
+ * host memory and does not wait), keeping a reference on the plane's
+ * AVBufferRef until the device is done with it. */
+
+static Keeper *
+keeper_new (GDestroyNotify notify, gpointer data)
+{
+  Keeper *k = g_new0 (Keeper, 1);
+
+  k->refs = 1;
+  k->notify = notify;
+  k->data = data;
+  return k;
+}
+
+static void
+keeper_unref (Keeper * k)
+{
+  if (k && g_atomic_int_dec_and_test (&k->refs)) {
+    if (k->notify)
+      k->notify (k->data);
+    g_free (k);
+  }
+}
+
+static void
+keeper_av_free (void *opaque, uint8_t * data)
+{
+  keeper_unref (opaque);
+}
+
 static void
 no_free (void *opaque, uint8_t * data)
 {
 }
 
-/* Points @dst's plane @i at @data. FFmpeg's av_hwframe_transfer_data()
+/* Points @dst's plane @i at @data, with a buffer that holds @keeper (or
+ * owns nothing when @keeper is NULL). FFmpeg's av_hwframe_transfer_data()
  * replaces a destination frame that has no buffers with one it allocates,
- * so each plane also gets a buffer that does not own the memory. */
+ * so each plane needs a buffer either way. */
 static gboolean
-wrap_plane (AVFrame * dst, guint i, guint8 * data, gint stride, gint rows)
+wrap_plane (AVFrame * dst, guint i, guint8 * data, gint stride, gint rows,
+    Keeper * keeper)
 {
   dst->data[i] = data;
   dst->linesize[i] = stride;
-  dst->buf[i] = av_buffer_create (data, (size_t) stride * rows, no_free, NULL,
-      0);
+  if (keeper)
+    g_atomic_int_inc (&keeper->refs);
+  dst->buf[i] = av_buffer_create (data, (size_t) stride * rows,
+      keeper ? keeper_av_free : no_free, keeper, 0);
+  if (!dst->buf[i])
+    keeper_unref (keeper);
   return dst->buf[i] != NULL;
 }
 
@@ -90,7 +137,7 @@ plane_rows (const GstVideoInfo * info, guint plane)
 
 static gboolean
 wrap_planes (AVFrame * dst, const GstVideoInfo * info, guint8 ** data,
-    const gint * strides)
+    const gint * strides, Keeper * keeper)
 {
   enum AVPixelFormat fmt = gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (info));
   guint i;
@@ -101,7 +148,8 @@ wrap_planes (AVFrame * dst, const GstVideoInfo * info, guint8 ** data,
   dst->width = GST_VIDEO_INFO_WIDTH (info);
   dst->height = GST_VIDEO_INFO_HEIGHT (info);
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
-    if (!wrap_plane (dst, i, data[i], strides[i], plane_rows (info, i)))
+    if (!wrap_plane (dst, i, data[i], strides[i], plane_rows (info, i),
+            keeper))
       return FALSE;
   return TRUE;
 }
@@ -112,8 +160,9 @@ wrap_planes (AVFrame * dst, const GstVideoInfo * info, guint8 ** data,
  * @vframe: a mapped system-memory video frame
  *
  * Points @dst's planes at @vframe's, without copying or owning them:
- * @vframe must stay mapped while @dst is used. Free @dst with
- * av_frame_free().
+ * @vframe must stay mapped while @dst or FFmpeg uses the planes, so do not
+ * hand @dst to an upload (which may finish later); use
+ * gst_avhw_frame_wrap_buffer() for that. Free @dst with av_frame_free().
  *
  * Returns: %FALSE when the format has no FFmpeg equivalent
  */
@@ -125,7 +174,59 @@ gst_avhw_frame_wrap_video_frame (AVFrame * dst, const GstVideoFrame * vframe)
 
   for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (vframe); i++)
     data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, i);
-  return wrap_planes (dst, &vframe->info, data, vframe->info.stride);
+  return wrap_planes (dst, &vframe->info, data, vframe->info.stride, NULL);
+}
+
+static void
+mapped_frame_free (GstVideoFrame * vframe)
+{
+  gst_video_frame_unmap (vframe);
+  g_free (vframe);
+}
+
+/**
+ * gst_avhw_frame_wrap_buffer: (skip)
+ * @dst: an empty AVFrame
+ * @buffer: a system-memory buffer laid out as @info (or its video meta)
+ * @info: its layout
+ * @flags: how to map it (GST_MAP_READ for an upload source, GST_MAP_WRITE
+ *   for a download destination)
+ * @error: return location for a #GError
+ *
+ * Maps @buffer and points @dst's planes at it. The mapping (and a reference
+ * on @buffer) lives as long as @dst's planes, including references FFmpeg
+ * keeps while a transfer finishes on the device.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_avhw_frame_wrap_buffer (AVFrame * dst, GstBuffer * buffer,
+    const GstVideoInfo * info, GstMapFlags flags, GError ** error)
+{
+  GstVideoFrame *vframe = g_new0 (GstVideoFrame, 1);
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  Keeper *keeper;
+  gboolean ok;
+  guint i;
+
+  if (!gst_video_frame_map (vframe, info, buffer, flags)) {
+    g_free (vframe);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "could not map the %s frame", (flags & GST_MAP_WRITE) ? "output" :
+        "input");
+    return FALSE;
+  }
+  keeper = keeper_new ((GDestroyNotify) mapped_frame_free, vframe);
+  for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (vframe); i++)
+    data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, i);
+  ok = wrap_planes (dst, &vframe->info, data, vframe->info.stride, keeper);
+  if (!ok)
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "format %s has no FFmpeg equivalent",
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
+  /* From here on the planes own the mapping. */
+  keeper_unref (keeper);
+  return ok;
 }
 
 /**
@@ -147,33 +248,23 @@ gst_avhw_transfer_buffer (GstAvhwBackend * backend, AVFrame * hw,
     GstBuffer * buffer, const GstVideoInfo * info, gboolean download,
     GError ** error)
 {
-  GstVideoFrame vframe;
-  AVFrame *sw;
+  AVFrame *sw = av_frame_alloc ();
   gboolean ok;
 
-  if (!gst_video_frame_map (&vframe, info, buffer,
-          download ? GST_MAP_WRITE : GST_MAP_READ)) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-        "could not map the %s frame", download ? "output" : "input");
+  if (!sw)
     return FALSE;
-  }
-  sw = av_frame_alloc ();
-  if (!sw || !gst_avhw_frame_wrap_video_frame (sw, &vframe)) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
-        "format %s has no FFmpeg equivalent",
-        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
-    ok = FALSE;
-  } else if (download) {
-    ok = gst_avhw_backend_download (backend, sw, hw, error);
-  } else {
-    ok = gst_avhw_backend_upload (backend, hw, sw, error);
-  }
+  ok = gst_avhw_frame_wrap_buffer (sw, buffer, info,
+      download ? GST_MAP_WRITE : GST_MAP_READ, error);
+  if (ok)
+    ok = download ? gst_avhw_backend_download (backend, sw, hw, error) :
+        gst_avhw_backend_upload (backend, hw, sw, error);
+  /* Unmaps now, or when FFmpeg lets go of the planes. */
   av_frame_free (&sw);
-  gst_video_frame_unmap (&vframe);
   return ok;
 }
 
-/* Points a software AVFrame at the staging copy. */
+/* Points a software AVFrame at the staging copy; its planes hold the
+ * staging keeper. */
 static void
 wrap_staging (GstAvhwMemory * m, AVFrame * sw)
 {
@@ -182,7 +273,15 @@ wrap_staging (GstAvhwMemory * m, AVFrame * sw)
 
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (&m->info); i++)
     data[i] = m->staging + GST_VIDEO_INFO_PLANE_OFFSET (&m->info, i);
-  wrap_planes (sw, &m->info, data, m->info.stride);
+  wrap_planes (sw, &m->info, data, m->info.stride, m->staging_keeper);
+}
+
+/* lock held */
+static void
+drop_staging (GstAvhwMemory * m)
+{
+  m->staging = NULL;
+  g_clear_pointer (&m->staging_keeper, keeper_unref);
 }
 
 static gboolean
@@ -219,8 +318,10 @@ avhw_mem_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
     return m->frame;
 
   g_mutex_lock (&m->lock);
-  if (!m->staging)
+  if (!m->staging) {
     m->staging = g_malloc (GST_VIDEO_INFO_SIZE (&m->info));
+    m->staging_keeper = keeper_new (g_free, m->staging);
+  }
   if (m->n_maps == 0 && !m->dirty && (flags & GST_MAP_READ)
       && !transfer (m, TRUE))
     goto out;
@@ -246,7 +347,7 @@ avhw_mem_unmap_full (GstMemory * mem, GstMapInfo * info)
     m->dirty = FALSE;
   }
   if (m->n_maps == 0 && !m->dirty)
-    g_clear_pointer (&m->staging, g_free);
+    drop_staging (m);
   g_mutex_unlock (&m->lock);
 }
 
@@ -307,7 +408,7 @@ avhw_free (GstAllocator * allocator, GstMemory * mem)
 
   av_frame_free (&m->frame);
   gst_clear_object (&m->device);
-  g_free (m->staging);
+  drop_staging (m);
   g_mutex_clear (&m->lock);
   g_free (m);
 }

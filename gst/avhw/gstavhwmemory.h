@@ -53,6 +53,10 @@ gboolean gst_avhw_frame_wrap_video_frame (AVFrame * dst,
     const GstVideoFrame * vframe);
 
 GST_AVHW_API
+gboolean gst_avhw_frame_wrap_buffer (AVFrame * dst, GstBuffer * buffer,
+    const GstVideoInfo * info, GstMapFlags flags, GError ** error);
+
+GST_AVHW_API
 gboolean gst_avhw_transfer_buffer (GstAvhwBackend * backend, AVFrame * hw,
     GstBuffer * buffer, const GstVideoInfo * info, gboolean download,
     GError ** error);
