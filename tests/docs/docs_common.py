@@ -60,7 +60,8 @@ def backend_names():
     for _, feats in our_plugins():
         for f in feats:
             n = f.get_name()
-            if (isinstance(f, Gst.DynamicTypeFactory) and n.startswith("GstAvhw")
+            if (isinstance(f, Gst.DynamicTypeFactory)
+                    and n.startswith("GstAvhw")
                     and n.endswith("Backend")):
                 names.append(n[len("GstAvhw"):-len("Backend")].lower())
     return sorted(names)

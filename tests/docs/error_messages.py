@@ -368,9 +368,9 @@ def _():
     dev = present_device()
     if dev.startswith("cuda"):
         raise Skip("cuda frames have array interfaces")
-    p = Gst.parse_launch("videotestsrc num-buffers=1 ! video/x-raw,format=I420,"
-                         f"width=64,height=48 ! avhwupload device={dev} ! "
-                         "appsink name=s")
+    p = Gst.parse_launch("videotestsrc num-buffers=1 ! "
+                         "video/x-raw,format=I420,width=64,height=48 ! "
+                         f"avhwupload device={dev} ! appsink name=s")
     p.set_state(Gst.State.PLAYING)
     sample = p.get_by_name("s").emit("pull-sample")
     obs = gerror(lambda: GstAvhw.Frame(sample).planes)
@@ -432,9 +432,10 @@ def main():
             env = dict(os.environ, AVHW_DOCS_TMP=tmp)
             if name == "python-open-no-backend":
                 build = os.environ.get("AVHW_BUILD_ROOT", "")
-                keep = [d for d in env.get("GST_PLUGIN_PATH_1_0", "").split(":")
-                        if not os.path.realpath(d).startswith(
-                            os.path.realpath(os.path.join(build, "backends")))]
+                backends = os.path.realpath(os.path.join(build, "backends"))
+                path = env.get("GST_PLUGIN_PATH_1_0", "").split(":")
+                keep = [d for d in path
+                        if not os.path.realpath(d).startswith(backends)]
                 env["GST_PLUGIN_PATH_1_0"] = ":".join(keep)
                 env["GST_REGISTRY_1_0"] = os.path.join(tmp, "nobackend.reg")
             try:
@@ -461,7 +462,8 @@ def main():
                 continue
             obs, exp = out["obs"], out["exp"]
             msg = ("(none)" if obs is None else
-                   f"\"{one_line(obs['text'])}\" debug \"{one_line(obs['debug'])}\""
+                   f"\"{one_line(obs['text'])}\" debug "
+                   f"\"{one_line(obs['debug'])}\""
                    + (f" from {obs['src']}" if obs.get("src") else "")
                    + (f" [{obs['code']}]" if obs.get("code") else ""))
             results = check(obs, exp)
