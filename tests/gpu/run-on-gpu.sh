@@ -160,10 +160,15 @@ if has diag; then
         row=$(awk -F'\t' -v f="$f" '$1 == f' "$M")
         pix=$(echo "$row" | cut -f5); ref=$(echo "$row" | cut -f7)
         tag=$(echo "$f" | tr '/' '_')
-        got=$(timeout 60 ffmpeg -v error -nostdin -hwaccel cuda -i ".gpu/media/$f" -map 0:v:0 -fps_mode passthrough \
-            -autoscale 0 -pix_fmt "${pix:-yuv420p}" -f md5 - 2> "$LOGS/diag/$tag.ffmpeg-md5.err")
-        echo "ffmpeg -hwaccel cuda ($pix): ${got#MD5=} manifest: $ref $( [ "${got#MD5=}" = "$ref" ] && echo EQUAL || echo DIFFERENT)"
-        head -n 5 "$LOGS/diag/$tag.ffmpeg-md5.err"
+        # -threads 1: frame threads add a surface each, and past 32 NVDEC refuses and
+        # FFmpeg falls back to software silently; "Failed setup" in stderr says so
+        got=$(timeout 60 ffmpeg -v warning -nostdin -threads 1 -hwaccel cuda -i ".gpu/media/$f" -map 0:v:0 \
+            -fps_mode passthrough -autoscale 0 -pix_fmt "${pix:-yuv420p}" -f md5 - 2> "$LOGS/diag/$tag.ffmpeg-md5.err")
+        how="NVDEC"; grep -q 'Failed setup' "$LOGS/diag/$tag.ffmpeg-md5.err" && how="SOFTWARE (NVDEC setup failed)"
+        echo "ffmpeg -threads 1 -hwaccel cuda ($pix, decoded by $how): ${got#MD5=} manifest: $ref $( [ "${got#MD5=}" = "$ref" ] && echo EQUAL || echo DIFFERENT)"
+        grep -v 'Loaded sym' "$LOGS/diag/$tag.ffmpeg-md5.err" | head -n 5
+        timeout 60 ffmpeg -v error -nostdin -threads 1 -hwaccel cuda -i ".gpu/media/$f" -map 0:v:0 -fps_mode passthrough \
+            -autoscale 0 -pix_fmt "${pix:-yuv420p}" -f framemd5 - 2>/dev/null | grep -v '^#' | head -n 3
         timeout 60 ffmpeg -v verbose -nostdin -hwaccel cuda -hwaccel_output_format cuda -i ".gpu/media/$f" -map 0:v:0 \
             -f null - > "$LOGS/diag/$tag.ffmpeg-verbose.log" 2>&1
         grep -iE 'nvdec|cuvid|hwaccel|fail|unsupported|not supported|error|Stream #0:0' "$LOGS/diag/$tag.ffmpeg-verbose.log" | \
