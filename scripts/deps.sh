@@ -17,7 +17,7 @@ pkgs=(
   libva-dev libdrm-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libffmpeg-nvenc-dev
-  valgrind
+  valgrind indent
 )
 
 missing=()

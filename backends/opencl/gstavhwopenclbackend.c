@@ -130,7 +130,8 @@ gst_avhw_opencl_backend_class_init (GstAvhwOpenclBackendClass * klass)
   GstAvhwBackendClass *bclass = GST_AVHW_BACKEND_CLASS (klass);
 
   gst_avhw_backend_class_init_contract (klass);
-  GST_DEBUG_CATEGORY_INIT (cl_debug, "avhwopencl", 0, "gst-avhw OpenCL backend");
+  GST_DEBUG_CATEGORY_INIT (cl_debug, "avhwopencl", 0,
+      "gst-avhw OpenCL backend");
 
   bclass->name = "opencl";
   bclass->description = "OpenCL devices through FFmpeg's opencl hwcontext";

@@ -239,8 +239,7 @@ va_list_nodes_locked (void)
     gchar *why = va_probe_node (g_ptr_array_index (names, i));
 
     if (why)
-      g_string_append_printf (left_out, "%s%s", left_out->len ? "; " : "",
-          why);
+      g_string_append_printf (left_out, "%s%s", left_out->len ? "; " : "", why);
     g_free (why);
   }
   if (va_nodes->len == 0)

@@ -158,7 +158,8 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   GstAvhwBackendClass *bclass = GST_AVHW_BACKEND_CLASS (klass);
 
   gst_avhw_backend_class_init_contract (klass);
-  GST_DEBUG_CATEGORY_INIT (vk_debug, "avhwvulkan", 0, "gst-avhw Vulkan backend");
+  GST_DEBUG_CATEGORY_INIT (vk_debug, "avhwvulkan", 0,
+      "gst-avhw Vulkan backend");
 
   bclass->name = "vulkan";
   bclass->description = "Vulkan devices through FFmpeg's vulkan hwcontext";

@@ -79,8 +79,7 @@ vk_enabled_instance_extensions (GstVulkanInstance * instance)
   if (vkEnumerateInstanceExtensionProperties (NULL, &n, NULL) == VK_SUCCESS
       && n > 0) {
     props = g_new0 (VkExtensionProperties, n);
-    if (vkEnumerateInstanceExtensionProperties (NULL, &n, props) ==
-        VK_SUCCESS) {
+    if (vkEnumerateInstanceExtensionProperties (NULL, &n, props) == VK_SUCCESS) {
       for (i = 0; i < n; i++) {
         if (gst_vulkan_instance_is_extension_enabled (instance,
                 props[i].extensionName))
@@ -165,8 +164,7 @@ vk_check_device (GstVulkanDevice * device, const VkQueues * q)
         "needs", phys->properties.deviceName);
   if (q->family < 0 || (guint) q->family >= phys->n_queue_families)
     return g_strdup ("it has no queue");
-  if (!(phys->queue_family_props[q->family].queueFlags &
-          VK_QUEUE_COMPUTE_BIT))
+  if (!(phys->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT))
     return g_strdup_printf ("its queue family %d has no compute queue, which "
         "FFmpeg needs", q->family);
   return NULL;

@@ -48,8 +48,7 @@ gst_avhw_base_transform_finalize (GObject * object)
 }
 
 static void
-gst_avhw_base_transform_set_context (GstElement * element,
-    GstContext * context)
+gst_avhw_base_transform_set_context (GstElement * element, GstContext * context)
 {
   gst_avhw_element_device_set_context (&PRIV (element)->dev, element, context);
   GST_ELEMENT_CLASS (gst_avhw_base_transform_parent_class)->set_context

@@ -54,8 +54,7 @@ gst_avhw_caps_is_device_memory (GstCaps * caps)
     return FALSE;
   f = gst_caps_get_features (caps, 0);
   return f && !gst_caps_features_is_any (f)
-      && !gst_caps_features_is_equal (f,
-      GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)
+      && !gst_caps_features_is_equal (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)
       && gst_caps_features_get_size (f) > 0
       && g_str_has_prefix (gst_caps_features_get_nth (f, 0), "memory:AVHW");
 }
@@ -70,7 +69,6 @@ gst_avhw_caps_with_features (GstCaps * caps, const gchar * features)
 
   for (i = 0; i < gst_caps_get_size (res); i++)
     gst_caps_set_features (res, i, features ?
-        gst_caps_features_new (features, NULL) :
-        gst_caps_features_new_any ());
+        gst_caps_features_new (features, NULL) : gst_caps_features_new_any ());
   return res;
 }

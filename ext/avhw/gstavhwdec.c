@@ -149,8 +149,7 @@ set_extradata (AVCodecContext * ctx, GstVideoCodecState * state)
 
 /* Opens @codec; with @hw on the element's device. */
 static gboolean
-try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw,
-    GString * why)
+try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
 {
   AVCodecContext *ctx = avcodec_alloc_context3 (codec);
   char err[AV_ERROR_MAX_STRING_SIZE];
@@ -342,7 +341,7 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   const gchar *foreign;
 
 #if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT (58, 29, 100)
-  interlaced = ! !(frame->flags & AV_FRAME_FLAG_INTERLACED);
+  interlaced = !!(frame->flags & AV_FRAME_FLAG_INTERLACED);
 #else
   interlaced = frame->interlaced_frame;
 #endif
@@ -404,8 +403,7 @@ copy_sw_frame (GstAvhwDec * self, const AVFrame * src, GstBuffer * out)
   GstVideoFrame vf;
   guint p, row, rows, bytes;
 
-  if (!gst_video_frame_map (&vf, &self->output_state->info, out,
-          GST_MAP_WRITE))
+  if (!gst_video_frame_map (&vf, &self->output_state->info, out, GST_MAP_WRITE))
     return FALSE;
   for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
     guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
@@ -730,8 +728,7 @@ gst_avhw_dec_set_context (GstElement * element, GstContext * context)
   GstAvhwDec *self = GST_AVHW_DEC (element);
 
   gst_avhw_element_device_set_context (&self->dev, element, context);
-  GST_ELEMENT_CLASS (gst_avhw_dec_parent_class)->set_context (element,
-      context);
+  GST_ELEMENT_CLASS (gst_avhw_dec_parent_class)->set_context (element, context);
 }
 
 static GstStateChangeReturn
@@ -886,8 +883,7 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "avhw video decoder", "Codec/Decoder/Video/Hardware",
-      "Decodes video through FFmpeg on an avhw device",
-      "gst-avhw developers");
+      "Decodes video through FFmpeg on an avhw device", "gst-avhw developers");
 
   element_class->set_context = gst_avhw_dec_set_context;
   element_class->change_state = gst_avhw_dec_change_state;

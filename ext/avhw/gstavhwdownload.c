@@ -86,8 +86,7 @@ gst_avhw_download_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 }
 
 static gboolean
-gst_avhw_download_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
+gst_avhw_download_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCaps *caps;
   GstVideoInfo info;
@@ -157,8 +156,7 @@ gst_avhw_download_class_init (GstAvhwDownloadClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "avhw downloader", "Filter/Video/Hardware",
-      "Downloads avhw device memory into system memory",
-      "gst-avhw developers");
+      "Downloads avhw device memory into system memory", "gst-avhw developers");
 
   trans_class->passthrough_on_same_caps = TRUE;
   trans_class->transform_caps = gst_avhw_download_transform_caps;

@@ -135,8 +135,7 @@ gst_avhw_element_device_ensure (GstAvhwElementDevice * d, GstElement * element)
 /* READY -> NULL: drop our reference; the cache keeps the device for the
  * next pipeline unless reuse is off. */
 void
-gst_avhw_element_device_release (GstAvhwElementDevice * d,
-    GstElement * element)
+gst_avhw_element_device_release (GstAvhwElementDevice * d, GstElement * element)
 {
   GstAvhwDevice *dev;
 

@@ -93,10 +93,12 @@ gst_avhw_caps_add_hdr (GstCaps * caps, const AVFrame * frame)
       gst_video_mastering_display_info_init (&minfo);
       /* GStreamer: chromaticity in 0.00002 units, luminance in 0.0001 cd/m2 */
       for (i = 0; i < 3; i++) {
-        minfo.display_primaries[i].x = av_rescale (m->display_primaries[i][0].num,
-            50000, m->display_primaries[i][0].den);
-        minfo.display_primaries[i].y = av_rescale (m->display_primaries[i][1].num,
-            50000, m->display_primaries[i][1].den);
+        minfo.display_primaries[i].x =
+            av_rescale (m->display_primaries[i][0].num, 50000,
+            m->display_primaries[i][0].den);
+        minfo.display_primaries[i].y =
+            av_rescale (m->display_primaries[i][1].num, 50000,
+            m->display_primaries[i][1].den);
       }
       minfo.white_point.x = av_rescale (m->white_point[0].num, 50000,
           m->white_point[0].den);

@@ -8,7 +8,11 @@
 #include "gstavhw.h"
 #include "gstavhw-private.h"
 
-G_DEFINE_QUARK (gst-avhw-error-quark, gst_avhw_error);
+GQuark
+gst_avhw_error_quark (void)
+{
+  return g_quark_from_static_string ("gst-avhw-error-quark");
+}
 
 /**
  * gst_avhw_init:

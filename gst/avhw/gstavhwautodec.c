@@ -198,8 +198,7 @@ gst_avhw_autodec_register (GstPlugin * plugin, GstAvhwBackend * backend)
   GST_DEBUG_CATEGORY_INIT (avhw_autodec_debug, "avhwautodec", 0,
       "gst-avhw autoplugging decoders");
   if (gst_avhw_backend_get_n_devices (backend, &reason) == 0) {
-    GST_INFO ("backend %s: no device (%s), no autoplug decoder", bname,
-        reason);
+    GST_INFO ("backend %s: no device (%s), no autoplug decoder", bname, reason);
     g_free (reason);
     return 0;
   }

@@ -405,8 +405,7 @@ gst_avhw_backend_get_n_devices (GstAvhwBackend * backend, gchar ** reason)
  * Returns: (transfer full): a one-line description of device @index
  */
 gchar *
-gst_avhw_backend_get_device_description (GstAvhwBackend * backend,
-    guint index)
+gst_avhw_backend_get_device_description (GstAvhwBackend * backend, guint index)
 {
   GstAvhwBackendClass *klass;
 

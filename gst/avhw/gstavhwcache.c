@@ -331,7 +331,7 @@ gst_avhw_cache_set_reuse (gboolean value)
 {
   g_mutex_lock (&lock);
   ensure_init_locked ();
-  reuse = ! !value;
+  reuse = !!value;
   g_mutex_unlock (&lock);
   if (!value)
     gst_avhw_cache_clear ();

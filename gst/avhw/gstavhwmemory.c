@@ -148,8 +148,7 @@ wrap_planes (AVFrame * dst, const GstVideoInfo * info, guint8 ** data,
   dst->width = GST_VIDEO_INFO_WIDTH (info);
   dst->height = GST_VIDEO_INFO_HEIGHT (info);
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
-    if (!wrap_plane (dst, i, data[i], strides[i], plane_rows (info, i),
-            keeper))
+    if (!wrap_plane (dst, i, data[i], strides[i], plane_rows (info, i), keeper))
       return FALSE;
   return TRUE;
 }

@@ -101,7 +101,8 @@ static gint
 compare_backends (gconstpointer a, gconstpointer b)
 {
   GstAvhwBackend *ba = (GstAvhwBackend *) a, *bb = (GstAvhwBackend *) b;
-  guint ra = gst_avhw_backend_get_rank (ba), rb = gst_avhw_backend_get_rank (bb);
+  guint ra = gst_avhw_backend_get_rank (ba), rb =
+      gst_avhw_backend_get_rank (bb);
 
   if (ra != rb)
     return ra > rb ? -1 : 1;

@@ -12,8 +12,14 @@
  * FFmpeg's h264 decoder, standing in for a device with a hardware H.264
  * decoder (FFmpeg 5.1 has no Vulkan decoder; frames decode through
  * avhwdec's software path). */
-typedef struct { GstAvhwBackend parent; } GstAvhwHwtestBackend;
-typedef struct { GstAvhwBackendClass parent; } GstAvhwHwtestBackendClass;
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwHwtestBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwHwtestBackendClass;
 static GType gst_avhw_hwtest_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwHwtestBackend, gst_avhw_hwtest_backend,
     GST_TYPE_AVHW_BACKEND);

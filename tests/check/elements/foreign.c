@@ -16,8 +16,14 @@
 
 #define TEST_TYPE "gst.avhwtest.native"
 
-typedef struct { GstAvhwBackend parent; } GstAvhwForeigntestBackend;
-typedef struct { GstAvhwBackendClass parent; } GstAvhwForeigntestBackendClass;
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwForeigntestBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwForeigntestBackendClass;
 static GType gst_avhw_foreigntest_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwForeigntestBackend, gst_avhw_foreigntest_backend,
     GST_TYPE_AVHW_BACKEND);

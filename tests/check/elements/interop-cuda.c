@@ -48,8 +48,7 @@ n_cuda_devices (gchar ** reason)
 static CUcontext
 cuda_ctx_of (GstAvhwDevice * device)
 {
-  return ((AVCUDADeviceContext *) interop_device_ctx (device)->hwctx)->
-      cuda_ctx;
+  return ((AVCUDADeviceContext *) interop_device_ctx (device)->hwctx)->cuda_ctx;
 }
 
 /* A gst.cuda.context context around @gst_ctx, as gstcudautils.c makes. */
@@ -59,8 +58,7 @@ cuda_context_new (GObject * gst_ctx)
   GstContext *ctx = gst_context_new (CUDA_CONTEXT_TYPE, TRUE);
 
   gst_structure_set (gst_context_writable_structure (ctx), CUDA_CONTEXT_TYPE,
-      G_OBJECT_TYPE (gst_ctx), gst_ctx, "cuda-device-id", G_TYPE_UINT, 0,
-      NULL);
+      G_OBJECT_TYPE (gst_ctx), gst_ctx, "cuda-device-id", G_TYPE_UINT, 0, NULL);
   return ctx;
 }
 
@@ -286,8 +284,7 @@ interop_cuda_suite (void)
 
     if (n_cuda_devices (&reason) == 0) {
       g_print ("SKIP: no CUDA device (%s): the GPU half (one CUcontext "
-          "shared with cudaupload/cudadownload) needs an NVIDIA GPU\n",
-          reason);
+          "shared with cudaupload/cudadownload) needs an NVIDIA GPU\n", reason);
       exit (77);
     }
     f = gst_element_factory_find ("cudaupload");

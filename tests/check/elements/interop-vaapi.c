@@ -58,8 +58,7 @@ n_va_devices (gchar ** reason)
 static VADisplay
 va_display_of (GstAvhwDevice * device)
 {
-  return ((AVVAAPIDeviceContext *) interop_device_ctx (device)->hwctx)->
-      display;
+  return ((AVVAAPIDeviceContext *) interop_device_ctx (device)->hwctx)->display;
 }
 
 /* The VADisplay a gst.va.display.handle context holds, through the
@@ -180,8 +179,7 @@ GST_START_TEST (test_wrap_refuses_bad_handles)
   fail_unless (dev == NULL);
   fail_unless (g_error_matches (err, GST_AVHW_ERROR,
           GST_AVHW_ERROR_INVALID_ARGUMENT), "%s", err->message);
-  fail_unless (strstr (err->message, "VADisplay") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "VADisplay") != NULL, "%s", err->message);
   g_clear_error (&err);
   /* vaDisplayIsValid() rejects what is not a VADisplay. */
   dev = gst_avhw_device_wrap ("vaapi", not_a_display, &err);
@@ -217,8 +215,7 @@ GST_START_TEST (test_empty_foreign_context_refused)
    * about vulkan, not about the context. */
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     gst_message_parse_error (msg, &err, NULL);
-    fail_unless (strstr (err->message, "vulkan") != NULL, "%s",
-        err->message);
+    fail_unless (strstr (err->message, "vulkan") != NULL, "%s", err->message);
     g_clear_error (&err);
   }
   gst_message_unref (msg);
@@ -297,8 +294,7 @@ GST_START_TEST (test_hw_uses_gst_display)
   helper = interop_start_paused ("videotestsrc num-buffers=1 ! vapostproc ! "
       "fakesink name=sink", NULL);
   ctx[0] = interop_query_upstream_of (helper, "sink", VA_CONTEXT_TYPE);
-  fail_unless (ctx[0] != NULL, "vapostproc does not answer "
-      VA_CONTEXT_TYPE);
+  fail_unless (ctx[0] != NULL, "vapostproc does not answer " VA_CONTEXT_TYPE);
 
   ref = reference_hash ();
   out = interop_run_and_hash ("videotestsrc num-buffers=5 pattern=smpte ! "

@@ -45,8 +45,7 @@ borrow_gst_device (void)
       CAPS " ! vulkanupload ! fakesink name=sink", NULL);
 
   gst_device_ctx = interop_query_upstream_of (helper, "sink", DEVICE_TYPE);
-  gst_instance_ctx = interop_query_upstream_of (helper, "sink",
-      INSTANCE_TYPE);
+  gst_instance_ctx = interop_query_upstream_of (helper, "sink", INSTANCE_TYPE);
   fail_unless (gst_device_ctx && gst_instance_ctx,
       "vulkanupload does not answer " DEVICE_TYPE " / " INSTANCE_TYPE);
   /* The contexts keep the device and instance. */

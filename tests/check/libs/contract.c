@@ -27,7 +27,8 @@ GST_START_TEST (test_declares_contract)
 
   fail_unless (b != NULL);
   fail_unless (gst_avhw_backend_is_available (b, NULL));
-  fail_unless (gst_avhw_backend_get_hw_device_type (b) != AV_HWDEVICE_TYPE_NONE);
+  fail_unless (gst_avhw_backend_get_hw_device_type (b) !=
+      AV_HWDEVICE_TYPE_NONE);
   fail_unless (gst_avhw_backend_get_hw_pix_fmt (b) != AV_PIX_FMT_NONE);
   fail_unless (g_str_has_prefix (gst_avhw_backend_get_caps_feature (b),
           "memory:"));
@@ -106,7 +107,8 @@ GST_START_TEST (test_transfer_round_trip)
   for (plane = 0; plane < 3 && src->data[plane]; plane++)
     for (y = 0; y < (plane ? 32 : 64); y++)
       for (i = 0; i < (guint) src->linesize[plane]; i++)
-        src->data[plane][y * src->linesize[plane] + i] = (i * 7 + y + plane) & 0xff;
+        src->data[plane][y * src->linesize[plane] + i] =
+            (i * 7 + y + plane) & 0xff;
   fail_unless (gst_avhw_backend_upload (b, hw, src, &err), "%s",
       err ? err->message : "");
   fail_unless (gst_avhw_backend_download (b, dst, hw, &err), "%s",
@@ -192,8 +194,7 @@ contract_suite (void)
     exit (77);
   }
   if (gst_avhw_backend_get_n_devices (b, &reason) == 0) {
-    g_print ("SKIP: backend %s has no device here: %s\n", backend_name,
-        reason);
+    g_print ("SKIP: backend %s has no device here: %s\n", backend_name, reason);
     exit (77);
   }
   gst_object_unref (b);

@@ -10,8 +10,14 @@
 /* A backend whose FFmpeg device type this FFmpeg lacks: what a vendor
  * backend looks like on a stock FFmpeg. Leaves every optional vfunc to the
  * contract's defaults. */
-typedef struct { GstAvhwBackend parent; } GstAvhwDummyBackend;
-typedef struct { GstAvhwBackendClass parent; } GstAvhwDummyBackendClass;
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwDummyBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwDummyBackendClass;
 static GType gst_avhw_dummy_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwDummyBackend, gst_avhw_dummy_backend,
     GST_TYPE_AVHW_BACKEND);
@@ -41,8 +47,14 @@ gst_avhw_dummy_backend_init (GstAvhwDummyBackend * b)
 }
 
 /* A backend built for a contract version this library does not speak. */
-typedef struct { GstAvhwBackend parent; } GstAvhwFutureBackend;
-typedef struct { GstAvhwBackendClass parent; } GstAvhwFutureBackendClass;
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwFutureBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwFutureBackendClass;
 static GType gst_avhw_future_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwFutureBackend, gst_avhw_future_backend,
     GST_TYPE_AVHW_BACKEND);
@@ -178,8 +190,7 @@ GST_START_TEST (test_unknown_backend_lists_installed)
   fail_unless (dev == NULL);
   fail_unless (g_error_matches (err, GST_AVHW_ERROR,
           GST_AVHW_ERROR_UNKNOWN_BACKEND));
-  fail_unless (strstr (err->message, "\"nosuch\"") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "\"nosuch\"") != NULL, "%s", err->message);
   fail_unless (strstr (err->message, names) != NULL, "%s", err->message);
   g_print ("%s\n", err->message);
   g_clear_error (&err);
@@ -228,8 +239,7 @@ GST_START_TEST (test_unavailable_device_type)
   fail_unless_equals_int (dec->len, 0);
   g_ptr_array_unref (dec);
   fail_if (gst_avhw_device_open ("dummy", NULL, &err) != NULL);
-  fail_unless (strstr (err->message, "nosuchtype") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "nosuchtype") != NULL, "%s", err->message);
   g_clear_error (&err);
   fail_if (gst_avhw_backend_copy (b, NULL, NULL, &err));
   g_clear_error (&err);
