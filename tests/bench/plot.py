@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""plot.py OUTDIR: OUTDIR/bench.png from run-all.sh's reuse.csv and results.txt.
+"""plot.py OUTDIR [MORE_RESULTS.txt...]: OUTDIR/bench.png from run-all.sh's
+reuse.csv and results.txt (plus the RESULT lines of further files, e.g. a later
+throughput.sh/scaling.sh run's).
 
 Three panels: time to first frame per iteration (reuse on / off), single-stream
 fps per decoder (best run, whole process), aggregate fps against stream count.
@@ -16,9 +18,12 @@ matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def results(path):
+def results(paths):
+    """RESULT rows of every file, failed runs (failures != 0, no frame) left out."""
     rows = []
-    if os.path.exists(path):
+    for path in paths:
+        if not os.path.exists(path):
+            continue
         with open(path) as f:
             for line in f:
                 d = {}
@@ -26,6 +31,8 @@ def results(path):
                     if '=' in tok:
                         k, v = tok.split('=', 1)
                         d[k] = v
+                if d.get('failures', '0') != '0' or d.get('frames') == '0':
+                    continue
                 rows.append(d)
     return rows
 
@@ -39,7 +46,7 @@ def num(v):
 
 def main():
     out = sys.argv[1]
-    rows = results(os.path.join(out, 'results.txt'))
+    rows = results([os.path.join(out, 'results.txt')] + sys.argv[2:])
     fig, axes = plt.subplots(1, 3, figsize=(18, 5))
 
     ax = axes[0]
