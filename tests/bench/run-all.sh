@@ -51,8 +51,12 @@ export BENCH_RESULTS=$OUTDIR/results.txt
         echo
     done
 } 2>&1 | tee "$OUTDIR/bench.md"
-if python3 -c 'import matplotlib' 2> /dev/null; then
-    python3 "$BENCH_DIR/plot.py" "$OUTDIR" && echo "plot: $OUTDIR/bench.png"
+PY=""
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then PY=$p; break; fi
+done
+if [ -n "$PY" ]; then
+    "$PY" "$BENCH_DIR/plot.py" "$OUTDIR" && echo "plot: $OUTDIR/bench.png"
 else
-    echo "plot: skipped (python3 has no matplotlib)"
+    echo "plot: skipped (no python3 with matplotlib)"
 fi
