@@ -198,10 +198,10 @@ main (int argc, char **argv)
     g_atomic_int_set (&sampling, 0);
     g_thread_join (thr);
     wall = t_end - t_start;
-    frames = (guint64) exec_frames * k;
+    frames = k;
+    frames *= exec_frames;
     pm = bench_fmt (peak_proc, "%.0f");
-    gm = bench_fmt (peak_gpu >= 0 && mem0 >= 0 ? peak_gpu - mem0 : -1,
-        "%+.0f");
+    gm = bench_fmt (peak_gpu >= 0 && mem0 >= 0 ? peak_gpu - mem0 : -1, "%+.0f");
     g_print ("| %s | %d | %" G_GUINT64_FORMAT " | %.2f | %.0f | - | - | "
         "%.2f | %.3f | %s | %s |\n", label, k, frames, wall,
         wall > 0 ? frames / wall : 0, wall,
@@ -287,8 +287,7 @@ main (int argc, char **argv)
   wall = t_end - t_start;
   steady_wall = first ? t_end - first : 0;
   pm = bench_fmt (peak_proc, "%.0f");
-  gm = bench_fmt (peak_gpu >= 0 && mem0 >= 0 ? peak_gpu - mem0 : -1,
-      "%+.0f");
+  gm = bench_fmt (peak_gpu >= 0 && mem0 >= 0 ? peak_gpu - mem0 : -1, "%+.0f");
   g_print ("| %s | %d | %" G_GUINT64_FORMAT " | %.2f | %.0f | %.0f | %.0f | "
       "%.2f | %.3f | %s | %s |\n", label, k, frames, wall,
       wall > 0 ? frames / wall : 0, steady_wall > 0 ? frames / steady_wall : 0,

@@ -179,8 +179,7 @@ main (int argc, char **argv)
       return 2;
     }
     pad = gst_element_get_static_pad (sinkel, "sink");
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, &probe,
-        NULL);
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, &probe, NULL);
     gst_object_unref (pad);
 
     t_play = bench_now_s ();
@@ -235,8 +234,8 @@ main (int argc, char **argv)
     c = bench_fmt (gpu_after, "%.0f");
     t = bench_fmt (ok ? ttff[i] : -1, "%.1f");
     g_print ("| %d | %.1f | %.1f | %s | %u | %s | %s | %s | %" G_GUINT64_FORMAT
-        " | %s |\n", i + 1, wall[i], (t_built - t0) * 1e3, t, probe.frames, a, b, c, ctx_id, primary < 0 ? "-" : primary ?
-        "active" : "released");
+        " | %s |\n", i + 1, wall[i], (t_built - t0) * 1e3, t, probe.frames, a,
+        b, c, ctx_id, primary < 0 ? "-" : primary ? "active" : "released");
     if (csv)
       fprintf (csv, "%s,%d,%.3f,%.3f,%u,%s,%s,%s,%" G_GUINT64_FORMAT ",%d\n",
           label, i + 1, wall[i], ttff[i], probe.frames, a, b, c, ctx_id,
