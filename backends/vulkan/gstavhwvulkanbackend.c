@@ -112,8 +112,8 @@ vk_get_device_description (GstAvhwBackend * backend, guint index)
  * may free or refill it while the copy runs. So after the upload, wait for
  * the frame's timeline semaphores to reach the values the upload signals. */
 static gboolean
-vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
-    GError ** error)
+vk_upload_locked (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error)
 {
   GstAvhwBackendClass *parent = GST_AVHW_BACKEND_CLASS
       (gst_avhw_vulkan_backend_parent_class);
@@ -152,6 +152,38 @@ vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   return TRUE;
 }
 
+/* FFmpeg 5.1's vulkan frames context has one command/queue context for all
+ * its transfers, unlocked: two threads transferring frames of one frames
+ * context at once (two pipelines sharing it through the cache) corrupt it
+ * (double frees were seen). Transfers are serialised. */
+static GMutex vk_transfer_lock;
+
+static gboolean
+vk_download (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  GstAvhwBackendClass *parent = GST_AVHW_BACKEND_CLASS
+      (gst_avhw_vulkan_backend_parent_class);
+  gboolean ok;
+
+  g_mutex_lock (&vk_transfer_lock);
+  ok = parent->download (backend, dst, src, error);
+  g_mutex_unlock (&vk_transfer_lock);
+  return ok;
+}
+
+static gboolean
+vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  gboolean ok;
+
+  g_mutex_lock (&vk_transfer_lock);
+  ok = vk_upload_locked (backend, dst, src, error);
+  g_mutex_unlock (&vk_transfer_lock);
+  return ok;
+}
+
 static void
 gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
 {
@@ -170,6 +202,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->get_n_devices = vk_get_n_devices;
   bclass->get_device_description = vk_get_device_description;
   bclass->upload = vk_upload;
+  bclass->download = vk_download;
   /* The default open_device passes the index, which FFmpeg's vulkan
    * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
 #ifdef HAVE_GST_VULKAN
