@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <libavutil/pixdesc.h>
 
 #include "gstavhw.h"
 #include "gstavhwdevice-private.h"
@@ -398,6 +399,59 @@ gst_avhw_device_get_caps_features (GstAvhwDevice * device)
       (device->backend), NULL);
 }
 
+/* FFmpeg's frame constraints list what the driver reports for images, but
+ * some listed formats cannot be allocated (NVIDIA's Vulkan driver lists
+ * p010le and others, then refuses frames of them: "no supported
+ * modifiers"). Each is tried once with a small frame, so caps never offer
+ * what the device cannot hold. */
+static gboolean
+can_allocate (GstAvhwDevice * device, enum AVPixelFormat sw_format)
+{
+  AVBufferRef *ref = av_hwframe_ctx_alloc (device->device_ctx);
+  AVHWFramesContext *fc;
+  AVFrame *frame;
+  gboolean ok = FALSE;
+
+  if (!ref)
+    return FALSE;
+  fc = (AVHWFramesContext *) ref->data;
+  fc->format = gst_avhw_backend_get_hw_pix_fmt (device->backend);
+  fc->sw_format = sw_format;
+  fc->width = 64;
+  fc->height = 64;
+  if (av_hwframe_ctx_init (ref) >= 0 && (frame = av_frame_alloc ())) {
+    ok = av_hwframe_get_buffer (ref, frame, 0) >= 0;
+    av_frame_free (&frame);
+  }
+  av_buffer_unref (&ref);
+  return ok;
+}
+
+static GArray *
+usable_sw_formats (GstAvhwDevice * device)
+{
+  GArray *listed = gst_avhw_backend_get_sw_formats (device->backend,
+      device->device_ctx);
+  GArray *usable = g_array_new (FALSE, FALSE, sizeof (gint));
+  gint64 t0 = g_get_monotonic_time ();
+  guint i;
+
+  for (i = 0; i < listed->len; i++) {
+    gint f = g_array_index (listed, gint, i);
+
+    if (can_allocate (device, f))
+      g_array_append_val (usable, f);
+    else
+      GST_INFO_OBJECT (device, "%s is listed but cannot be allocated",
+          av_get_pix_fmt_name (f));
+  }
+  GST_DEBUG_OBJECT (device, "%u of %u listed formats usable, checked in "
+      "%.1f ms", usable->len, listed->len,
+      (g_get_monotonic_time () - t0) / 1000.0);
+  g_array_unref (listed);
+  return usable;
+}
+
 /**
  * gst_avhw_device_get_sw_formats: (skip)
  * @device: a #GstAvhwDevice
@@ -411,8 +465,7 @@ gst_avhw_device_get_sw_formats (GstAvhwDevice * device)
   g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
   GST_OBJECT_LOCK (device);
   if (!device->sw_formats)
-    device->sw_formats = gst_avhw_backend_get_sw_formats (device->backend,
-        device->device_ctx);
+    device->sw_formats = usable_sw_formats (device);
   GST_OBJECT_UNLOCK (device);
   return g_array_ref (device->sw_formats);
 }
