@@ -193,6 +193,20 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   return TRUE;
 }
 
+/* "h264, h264_cuvid, ...": every FFmpeg decoder of @codec_id. */
+static gchar *
+decoder_names (enum AVCodecID codec_id)
+{
+  GString *s = g_string_new (NULL);
+  const AVCodec *c;
+  void *it = NULL;
+
+  while ((c = av_codec_iterate (&it)))
+    if (c->id == codec_id && av_codec_is_decoder (c))
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", c->name);
+  return g_string_free (s, FALSE);
+}
+
 static gboolean
 open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
 {
@@ -210,10 +224,21 @@ open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
     const AVCodec *c = avcodec_find_decoder_by_name (self->decoder_name);
 
     if (!c || c->id != codec_id) {
-      GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
-          ("decoder=%s: %s", self->decoder_name, c ?
-              "it decodes another codec" : "FFmpeg has no such decoder"),
-          ("stream is %s", avcodec_get_name (codec_id)));
+      gchar *names = decoder_names (codec_id);
+
+      if (!c)
+        GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+            ("decoder=%s: FFmpeg has no such decoder; %s decoders here: %s "
+                "(or leave decoder empty to let device %s choose).",
+                self->decoder_name, avcodec_get_name (codec_id), names,
+                devname), ("stream is %s", avcodec_get_name (codec_id)));
+      else
+        GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+            ("decoder=%s decodes %s, the stream is %s: force a %s decoder "
+                "(%s) or leave decoder empty.", self->decoder_name,
+                avcodec_get_name (c->id), avcodec_get_name (codec_id),
+                avcodec_get_name (codec_id), names), (NULL));
+      g_free (names);
       g_string_free (why, TRUE);
       return FALSE;
     }
@@ -241,9 +266,10 @@ open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
   if (!ok) {
     GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
         ("No %s decoder for device %s%s.", avcodec_get_name (codec_id),
-            devname, self->fallback ? "" :
-            " (fallback=false: software decoding not allowed)"),
-        ("%s", why->str));
+            devname, self->fallback || self->decoder_name ? "" :
+            " (fallback=false): set fallback=true to decode in software, or "
+            "pick a device that decodes it in hardware (gst-avhw-info lists "
+            "them)"), ("%s", why->str));
   }
   g_string_free (why, TRUE);
   return ok;
@@ -525,7 +551,16 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
   gst_avhw_buffer_flags_from_frame (cframe->output_buffer, frame);
   if (!gst_avhw_frame_is_keyframe (frame))
     GST_VIDEO_CODEC_FRAME_UNSET_SYNC_POINT (cframe);
-  return gst_video_decoder_finish_frame (dec, cframe);
+  ret = gst_video_decoder_finish_frame (dec, cframe);
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream refused the decoded %s %dx%d frames (device %s); add "
+            "videoconvert after avhwdec (system memory) or avhwdownload ! "
+            "videoconvert (device memory).",
+            gst_video_format_to_string (self->out_format), self->out_width,
+            self->out_height, gst_avhw_device_get_name (DEVICE (self))),
+        ("caps %" GST_PTR_FORMAT, self->output_state->caps));
+  return ret;
 
 transfer_failed:
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
@@ -562,10 +597,12 @@ receive_frames (GstAvhwDec * self)
     if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
       /* Concealed, and still output; counts towards max-errors. */
       GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
-          ("Corrupt %s data: a frame was decoded with errors concealed.",
-              self->codec->name), ("input frame %" G_GINT64_FORMAT
-              ", decode_error_flags 0x%x", (gint64) frame->pts,
-              frame->decode_error_flags), ret);
+          ("Corrupt %s data in input frame %" G_GINT64_FORMAT " (decoder %s "
+              "on %s): errors concealed. max-errors=-1 keeps decoding "
+              "through damage.", avcodec_get_name (self->codec->id),
+              (gint64) frame->pts, self->codec->name,
+              gst_avhw_device_get_name (DEVICE (self))),
+          ("decode_error_flags 0x%x", frame->decode_error_flags), ret);
       if (ret != GST_FLOW_OK) {
         av_frame_unref (frame);
         break;

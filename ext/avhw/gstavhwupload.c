@@ -31,6 +31,7 @@ struct _GstAvhwUpload
 
   GstVideoInfo in_info;
   gboolean in_foreign;          /* input in GStreamer's own device memory */
+  gboolean warned;              /* about a format the device cannot hold */
   /* the output pool, kept across renegotiations that keep format and size */
   GstBufferPool *pool;
   GstVideoInfo pool_info;
@@ -47,6 +48,36 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 
 #define DEVICE(s) gst_avhw_base_transform_get_device (GST_AVHW_BASE_TRANSFORM (s))
 
+/* Upstream insists on a format the device's frames cannot hold: negotiation
+ * would fail at the source with a bare not-negotiated, so say here, once,
+ * what is wrong and what to do. */
+static void
+warn_unsupported (GstAvhwUpload * self, GstAvhwDevice * device, GstCaps * caps)
+{
+  GstCaps *held;
+  const GValue *list;
+  GString *fmts = g_string_new (NULL);
+  gchar *formats;
+  guint i;
+
+  if (self->warned)
+    return;
+  self->warned = TRUE;
+  held = gst_avhw_device_get_raw_caps (device, FALSE);
+  list = gst_structure_get_value (gst_caps_get_structure (held, 0), "format");
+  for (i = 0; list && i < gst_value_list_get_size (list); i++)
+    g_string_append_printf (fmts, "%s%s", i ? ", " : "",
+        g_value_get_string (gst_value_list_get_value (list, i)));
+  formats = g_string_free (fmts, FALSE);
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("Device %s cannot hold %s frames (it holds %s); put videoconvert "
+          "before avhwupload.", gst_avhw_device_get_name (device),
+          gst_structure_get_string (gst_caps_get_structure (caps, 0),
+              "format"), formats), ("upstream caps %" GST_PTR_FORMAT, caps));
+  g_free (formats);
+  gst_caps_unref (held);
+}
+
 static GstCaps *
 gst_avhw_upload_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -62,6 +93,10 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
     /* upstream system memory (or GStreamer's own device memory of this
      * kind of device) -> our device memory, or passthrough */
     res = gst_avhw_caps_switch_memory (device, caps, TRUE, TRUE);
+    if (gst_caps_is_empty (res) && gst_caps_get_size (caps) == 1
+        && gst_structure_get_string (gst_caps_get_structure (caps, 0),
+            "format"))
+      warn_unsupported (GST_AVHW_UPLOAD (trans), device, caps);
   } else {
     const gchar *foreign = gst_avhw_backend_get_foreign_memory_feature
         (gst_avhw_device_get_backend (device));
@@ -166,6 +201,7 @@ gst_avhw_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 static gboolean
 gst_avhw_upload_stop (GstBaseTransform * trans)
 {
+  GST_AVHW_UPLOAD (trans)->warned = FALSE;
   gst_clear_object (&GST_AVHW_UPLOAD (trans)->pool);
   return TRUE;
 }
@@ -201,6 +237,27 @@ gst_avhw_upload_propose_allocation (GstBaseTransform * trans,
     gst_object_unref (pool);
   }
   return TRUE;
+}
+
+static GstFlowReturn
+gst_avhw_upload_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer ** outbuf)
+{
+  GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
+  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS (gst_avhw_upload_parent_class)
+      ->prepare_output_buffer (trans, input, outbuf);
+
+  if (ret == GST_FLOW_ERROR) {
+    GstAvhwDevice *device = DEVICE (trans);
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Device %s could not allocate a %s %dx%d frame; scale the video "
+            "down or pick another device.", gst_avhw_device_get_name (device),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                (&self->in_info)), GST_VIDEO_INFO_WIDTH (&self->in_info),
+            GST_VIDEO_INFO_HEIGHT (&self->in_info)),
+        ("see the avhwbufferpool debug log for FFmpeg's reason"));
+  }
+  return ret;
 }
 
 static GstFlowReturn
@@ -249,6 +306,7 @@ gst_avhw_upload_class_init (GstAvhwUploadClass * klass)
   trans_class->set_caps = gst_avhw_upload_set_caps;
   trans_class->decide_allocation = gst_avhw_upload_decide_allocation;
   trans_class->propose_allocation = gst_avhw_upload_propose_allocation;
+  trans_class->prepare_output_buffer = gst_avhw_upload_prepare_output_buffer;
   trans_class->transform = gst_avhw_upload_transform;
   trans_class->stop = gst_avhw_upload_stop;
 

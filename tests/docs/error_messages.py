@@ -31,48 +31,6 @@ import tempfile
 # (case, check) -> suggested fix. The owner of the message fixes the C code,
 # then removes the entry here.
 KNOWN_GAPS = {
-    ("decoder-unknown", "next-step"):
-        'say what would work: \'decoder=nosuch: FFmpeg has no such decoder; '
-        'h264 decoders here: h264, h264_cuvid... (leave decoder empty to let '
-        'the backend choose)\'',
-    ("decoder-wrong-codec", "next-step"):
-        'say what would work: \'decoder=hevc decodes hevc, the stream is '
-        'h264: force an h264 decoder (h264, h264_cuvid...) or leave decoder '
-        'empty\'',
-    ("fallback-false", "next-step"):
-        'end with the way out, as avhwenc does: \'No h264 decoder for device '
-        'opencl:0 (fallback=false); set fallback=true to decode in software, '
-        'or use a device that decodes h264 (gst-avhw-info lists them)\'',
-    ("upload-format", "element"):
-        'avhwupload posts its own error (e.g. from set_caps after accepting '
-        'any raw format): \'Device vulkan:0 cannot hold RGB frames (it holds '
-        'I420, NV12, ...); put videoconvert before avhwupload\'; today only '
-        'the source\'s not-negotiated error is seen',
-    ("upload-format", "device"): "(same fix as upload-format element)",
-    ("upload-format", "next-step"): "(same fix as upload-format element)",
-    ("upload-size", "element"):
-        'post an element error when the pool cannot allocate a frame: '
-        '\'Device opencl:0 cannot hold I420 100000x16 frames (largest: '
-        'WxH); scale the video down before avhwupload\'; today the pool '
-        'only logs and the source reports "Internal data stream error"',
-    ("upload-size", "device"): "(same fix as upload-size element)",
-    ("upload-size", "next-step"): "(same fix as upload-size element)",
-    ("downstream-refuses", "element"):
-        'make avhwdec post its "downstream refused" error when '
-        'gst_video_decoder_negotiate()/finish_frame returns not-negotiated '
-        '(today only h264parse\'s "Internal data stream error" shows), and '
-        'say: \'Downstream refused the decoded I420 320x240 frames (device '
-        'vulkan:0); add videoconvert (system memory) or avhwdownload ! '
-        'videoconvert after avhwdec\'',
-    ("downstream-refuses", "device"): "(same fix as downstream-refuses "
-                                      "element)",
-    ("downstream-refuses", "next-step"): "(same fix as downstream-refuses "
-                                         "element)",
-    ("corrupt-stream", "device"):
-        'name the decoder and device and the knob: \'Corrupt h264 data in '
-        'input frame N (decoder h264 on vulkan:0): errors concealed; '
-        'max-errors=-1 (the default) keeps decoding\'',
-    ("corrupt-stream", "next-step"): "(same fix as corrupt-stream device)",
 }
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -258,8 +216,10 @@ def _():
                 if f not in held), None)
     if fmt is None:
         raise Skip(f"{dev} holds every format tried")
+    # Named: the probe element above took the default name avhwupload0.
     obs = first_error(f"videotestsrc num-buffers=1 ! video/x-raw,format={fmt} "
-                      f"! avhwupload device={dev} ! avhwdownload ! fakesink")
+                      f"! avhwupload name=avhwupload0 device={dev} ! "
+                      "avhwdownload ! fakesink")
     return obs, {"element": "avhwupload0", "device": dev,
                  "next": r"videoconvert", "note": f"format {fmt}"}
 
