@@ -120,6 +120,19 @@ has (GPtrArray * names, const gchar * name)
   return FALSE;
 }
 
+static gboolean
+has_real_autodec (GPtrArray * names)
+{
+  guint i;
+
+  for (i = 0; i < names->len; i++) {
+    const gchar *n = g_ptr_array_index (names, i);
+    if (g_str_has_prefix (n, "avhw") && g_str_has_suffix (n, "h264dec"))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* Each present backend registered a decoder exactly for the codecs it
  * decodes in hardware. */
 GST_START_TEST (test_features_match_hardware)
@@ -200,7 +213,10 @@ GST_START_TEST (test_hardware_decoder_is_picked)
   fail_if (gst_element_factory_find ("avhwhwtesth265dec") != NULL);
 
   names = decodebin_factories (&frames);
-  fail_unless (has (names, "avhwhwtesth264dec"), "decodebin did not pick it");
+  /* Where a real device decodes H.264 too (avhwcudah264dec, same rank),
+   * decodebin may take that one: either way an avhw decoder. */
+  fail_unless (has (names, "avhwhwtesth264dec") || has_real_autodec (names),
+      "decodebin picked no avhw decoder");
   fail_unless (has (names, "avhwdec"));
   fail_if (has (names, "avdec_h264"));
   fail_unless_equals_int (frames, 10);

@@ -209,7 +209,8 @@ check_bit_exact (const gchar * path, const gchar * parse)
 
 GST_START_TEST (test_bit_exact_8bit_bframes)
 {
-  gchar *p = make_clip ("bframes.h264", "video/x-raw,width=320,height=240",
+  gchar *p = make_clip ("bframes.h264",
+      "video/x-raw,format=I420,width=320,height=240",
       "bframes=3 b-adapt=false key-int-max=12 speed-preset=ultrafast", 40);
 
   check_bit_exact (p, "h264parse");
@@ -218,11 +219,18 @@ GST_START_TEST (test_bit_exact_8bit_bframes)
 
 GST_END_TEST;
 
+/* 4:2:0 cannot have odd sizes: 174x98 (not a multiple of 16) in 4:2:0,
+ * 175x97 in 4:4:4. */
 GST_START_TEST (test_bit_exact_odd_size)
 {
-  gchar *p = make_clip ("odd.h264", "video/x-raw,width=175,height=97",
+  gchar *p = make_clip ("odd420.h264",
+      "video/x-raw,format=I420,width=174,height=98",
       "bframes=1 speed-preset=ultrafast", 20);
 
+  check_bit_exact (p, "h264parse");
+  g_free (p);
+  p = make_clip ("odd444.h264", "video/x-raw,format=Y444,width=175,height=97",
+      "bframes=1 speed-preset=ultrafast", 20);
   check_bit_exact (p, "h264parse");
   g_free (p);
 }
@@ -244,7 +252,8 @@ GST_END_TEST;
 GST_START_TEST (test_bit_exact_interlaced)
 {
   gchar *p = make_clip ("interlaced.h264",
-      "video/x-raw,width=320,height=240,interlace-mode=interleaved",
+      "video/x-raw,format=I420,width=320,height=240,"
+      "interlace-mode=interleaved",
       "interlaced=true speed-preset=ultrafast", 16);
 
   check_bit_exact (p, "h264parse");
@@ -257,9 +266,11 @@ GST_END_TEST;
  * caps change in the middle and every frame comes out. */
 GST_START_TEST (test_resolution_change)
 {
-  gchar *a = make_clip ("a.h264", "video/x-raw,width=320,height=240",
+  gchar *a =
+      make_clip ("a.h264", "video/x-raw,format=I420,width=320,height=240",
       "speed-preset=ultrafast", 10);
-  gchar *b = make_clip ("b.h264", "video/x-raw,width=176,height=144",
+  gchar *b =
+      make_clip ("b.h264", "video/x-raw,format=I420,width=176,height=144",
       "speed-preset=ultrafast", 10);
   gchar *cat = g_build_filename (tmpdir, "ab.h264", NULL);
   gchar *da, *db, *both, *desc;
@@ -296,7 +307,7 @@ GST_END_TEST;
  * AVHWMemory; one that does not gets system memory. */
 GST_START_TEST (test_device_memory_output)
 {
-  gchar *p = make_clip ("dm.h264", "video/x-raw,width=64,height=48",
+  gchar *p = make_clip ("dm.h264", "video/x-raw,format=I420,width=64,height=48",
       "speed-preset=ultrafast", 5);
   GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
   const gchar *feature = gst_avhw_backend_get_caps_feature
@@ -330,7 +341,8 @@ GST_END_TEST;
  * flow, and a second pipeline reuses it through the cache. */
 GST_START_TEST (test_decoder_shares_device)
 {
-  gchar *p = make_clip ("share.h264", "video/x-raw,width=64,height=48",
+  gchar *p =
+      make_clip ("share.h264", "video/x-raw,format=I420,width=64,height=48",
       "speed-preset=ultrafast", 3);
   gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
       "avhwdec name=dec ! avhwdownload name=down ! fakesink", p);
@@ -376,9 +388,11 @@ GST_END_TEST;
  * before the target, timestamps after the target come out, EOS follows. */
 GST_START_TEST (test_seek)
 {
-  gchar *p = make_clip ("seek.mkv", "video/x-raw,width=160,height=120,"
-      "framerate=25/1", "key-int-max=10 bframes=2 speed-preset=ultrafast", 75);
-  gchar *desc = g_strdup_printf ("filesrc location=%s ! matroskademux ! "
+  gchar *p = make_clip ("seek.mkv",
+      "video/x-raw,format=I420,width=160,height=120," "framerate=25/1",
+      "key-int-max=10 bframes=2 speed-preset=ultrafast", 75);
+  gchar *desc =
+      g_strdup_printf ("filesrc location=%s ! matroskademux ! "
       "h264parse ! avhwdec ! avhwdownload ! appsink name=sink sync=false", p);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
@@ -417,7 +431,8 @@ GST_END_TEST;
  * naming the problem) within the time limit, never crashes or hangs. */
 GST_START_TEST (test_bad_streams)
 {
-  gchar *p = make_clip ("bad.h264", "video/x-raw,width=320,height=240",
+  gchar *p =
+      make_clip ("bad.h264", "video/x-raw,format=I420,width=320,height=240",
       "key-int-max=10 speed-preset=ultrafast", 30);
   gchar *data, *path, *desc;
   gsize len, i;
@@ -484,7 +499,8 @@ GST_END_TEST;
  * only come out at EOS, never a silent end of stream. */
 GST_START_TEST (test_downstream_refuses_format)
 {
-  gchar *p = make_clip ("refuse.h264", "video/x-raw,width=64,height=48",
+  gchar *p =
+      make_clip ("refuse.h264", "video/x-raw,format=I420,width=64,height=48",
       "speed-preset=ultrafast", 3);
   gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
       "! avhwdownload ! video/x-raw,format=RGBA", p);
@@ -503,7 +519,8 @@ GST_END_TEST;
 static void
 expect_error (const gchar * props, const gchar * needle)
 {
-  gchar *p = make_clip ("err.h264", "video/x-raw,width=64,height=48",
+  gchar *p =
+      make_clip ("err.h264", "video/x-raw,format=I420,width=64,height=48",
       "speed-preset=ultrafast", 3);
   gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
       "avhwdec %s ! avhwdownload", p, props);
@@ -529,7 +546,7 @@ GST_START_TEST (test_clear_errors)
 
   expect_error ("device=nosuch", "unknown avhw backend \"nosuch\"");
   expect_error ("decoder=nosuchdec", "FFmpeg has no such decoder");
-  expect_error ("decoder=hevc", "it decodes another codec");
+  expect_error ("decoder=hevc", "decodes hevc, the stream is h264");
   if (cands->len == 0)
     expect_error (nofb, gst_avhw_device_get_name (dev));
   g_ptr_array_unref (cands);
@@ -553,7 +570,7 @@ GST_START_TEST (test_fallback_warns)
     g_print ("%s decodes h264 in hardware: fallback not exercised here\n",
         gst_avhw_device_get_name (dev));
   } else {
-    p = make_clip ("fb.h264", "video/x-raw,width=64,height=48",
+    p = make_clip ("fb.h264", "video/x-raw,format=I420,width=64,height=48",
         "speed-preset=ultrafast", 3);
     desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
         "avhwdownload", p);
