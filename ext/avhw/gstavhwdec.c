@@ -572,6 +572,35 @@ transfer_failed:
   return GST_FLOW_ERROR;
 }
 
+/* FFmpeg crops a hardware frame only at the right and bottom; a stream
+ * cropped at the top or left (rare: CVFC1) comes out with those rows and
+ * columns. Such a frame is downloaded and cropped the way FFmpeg crops
+ * software frames, then goes on as a software frame. */
+static AVFrame *
+download_cropped (GstAvhwDec * self, const AVFrame * frame)
+{
+  AVFrame *sw = av_frame_alloc ();
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r;
+
+  if (!sw)
+    return NULL;
+  r = av_hwframe_transfer_data (sw, frame, 0);
+  if (r >= 0)
+    r = av_frame_copy_props (sw, frame);
+  if (r >= 0)
+    r = av_frame_apply_cropping (sw, (self->ctx->flags &
+            AV_CODEC_FLAG_UNALIGNED) ? AV_FRAME_CROP_UNALIGNED : 0);
+  if (r < 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not crop a decoded frame on device %s.",
+            gst_avhw_device_get_name (DEVICE (self))),
+        ("download and crop: %s", av_make_error_string (err, sizeof (err), r)));
+    av_frame_free (&sw);
+  }
+  return sw;
+}
+
 /* Takes every frame FFmpeg has ready. */
 static GstFlowReturn
 receive_frames (GstAvhwDec * self)
@@ -608,7 +637,19 @@ receive_frames (GstAvhwDec * self)
         break;
       }
     }
-    ret = output_frame (self, frame);
+    if (frame->hw_frames_ctx && (frame->crop_top || frame->crop_left)) {
+      AVFrame *sw = download_cropped (self, frame);
+
+      if (!sw) {
+        av_frame_unref (frame);
+        ret = GST_FLOW_ERROR;
+        break;
+      }
+      ret = output_frame (self, sw);
+      av_frame_free (&sw);
+    } else {
+      ret = output_frame (self, frame);
+    }
     av_frame_unref (frame);
   }
   av_frame_free (&frame);
