@@ -111,6 +111,10 @@ if has check; then
     run_check libs_registry "$GPUBUNDLE/bin/libs_registry" AVHW_BUILT_BACKENDS=vulkan,opencl,cuda
     run_check libs_cache "$GPUBUNDLE/bin/libs_cache"
     run_check libs_cache_reuse_off "$GPUBUNDLE/bin/libs_cache_reuse_off" GST_AVHW_REUSE=0
+    [ -x "$GPUBUNDLE/bin/elements_concurrent" ] && run_check elements_concurrent "$GPUBUNDLE/bin/elements_concurrent"
+    [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
+    [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"
+    [ -x "$GPUBUNDLE/bin/elements_interop_cuda_gpu" ] && run_check elements_interop_cuda_gpu "$GPUBUNDLE/bin/elements_interop_cuda_gpu" AVHW_TEST_HW=1
     echo; echo "check summary:"; printf '  %s\n' "${CHECK_RESULTS[@]}"
 fi
 
