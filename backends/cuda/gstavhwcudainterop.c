@@ -10,6 +10,7 @@
 #include "gstavhwcudainterop.h"
 /* Through gstcuda-shim/cuda.h: ffnvcodec's CUDA types. */
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
 
 GST_DEBUG_CATEGORY_STATIC (cuda_interop_debug);
 #define GST_CAT_DEFAULT cuda_interop_debug
@@ -149,7 +150,14 @@ cuda_make_wrapper (GstAvhwDevice * device)
   CUcontext dummy;
   CUdevice dev;
 
-  if (!cu || cu->cuCtxPushCurrent (hwctx->cuda_ctx) != CUDA_SUCCESS)
+  /* gstreamer-cuda calls the driver through its own table, filled by
+   * gst_cuda_load_library(): without it every call asserts. */
+  if (!cu || !gst_cuda_load_library ()) {
+    GST_WARNING_OBJECT (device, "gstreamer-cuda could not load the CUDA "
+        "driver library");
+    return NULL;
+  }
+  if (cu->cuCtxPushCurrent (hwctx->cuda_ctx) != CUDA_SUCCESS)
     return NULL;
   if (cu->cuCtxGetDevice (&dev) != CUDA_SUCCESS)
     dev = -1;

@@ -12,6 +12,7 @@
 #include "gstavhwcudainterop.h"
 /* Through gstcuda-shim: ffnvcodec's CUDA types. */
 #include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudaloader.h>
 
 GST_DEBUG_CATEGORY_STATIC (cuda_memory_debug);
 #define GST_CAT_DEFAULT cuda_memory_debug
@@ -78,7 +79,8 @@ cuda_transfer (AVFrame * frame, GstMemory * mem, gboolean to_frame,
   CUcontext dummy;
   gboolean ok;
 
-  if (!cu || frame->format != AV_PIX_FMT_CUDA || !frame->hw_frames_ctx) {
+  if (!cu || !gst_cuda_load_library () || frame->format != AV_PIX_FMT_CUDA
+      || !frame->hw_frames_ctx) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
         "cuda: not a CUDA frame, or no CUDA driver");
     return FALSE;

@@ -184,6 +184,40 @@ vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   return ok;
 }
 
+/* The formats FFmpeg's vulkan frames are used with here. The constraints
+ * list more (nv24, x2rgb10le, 12-bit and alpha variants); on NVIDIA's
+ * driver many of those cannot be allocated and probing some crashed inside
+ * FFmpeg 5.1, so only these are offered (and the core still checks each
+ * can be allocated). */
+static const enum AVPixelFormat vk_formats[] = {
+  AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
+  AV_PIX_FMT_P010LE, AV_PIX_FMT_P016LE, AV_PIX_FMT_YUV420P10LE,
+  AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE, AV_PIX_FMT_NV16,
+  AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY16LE, AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA,
+  AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0,
+};
+
+static GArray *
+vk_get_sw_formats (GstAvhwBackend * backend, AVBufferRef * device_ctx)
+{
+  GstAvhwBackendClass *parent = GST_AVHW_BACKEND_CLASS
+      (gst_avhw_vulkan_backend_parent_class);
+  GArray *listed = parent->get_sw_formats (backend, device_ctx);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (gint));
+  guint i, j;
+
+  for (i = 0; i < listed->len; i++) {
+    for (j = 0; j < G_N_ELEMENTS (vk_formats); j++) {
+      if (g_array_index (listed, gint, i) == (gint) vk_formats[j]) {
+        g_array_append_val (out, g_array_index (listed, gint, i));
+        break;
+      }
+    }
+  }
+  g_array_unref (listed);
+  return out;
+}
+
 static void
 gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
 {
@@ -203,6 +237,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->get_device_description = vk_get_device_description;
   bclass->upload = vk_upload;
   bclass->download = vk_download;
+  bclass->get_sw_formats = vk_get_sw_formats;
   /* The default open_device passes the index, which FFmpeg's vulkan
    * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
 #ifdef HAVE_GST_VULKAN

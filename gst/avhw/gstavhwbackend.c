@@ -170,6 +170,25 @@ default_download (GstAvhwBackend * backend, AVFrame * dst,
   return transfer (backend, dst, src, "download", error);
 }
 
+static GArray *
+default_get_sw_formats (GstAvhwBackend * backend, AVBufferRef * device_ctx)
+{
+  GArray *arr = g_array_new (FALSE, FALSE, sizeof (gint));
+  AVHWFramesConstraints *c;
+  int i;
+
+  g_return_val_if_fail (device_ctx != NULL, arr);
+  c = av_hwdevice_get_hwframe_constraints (device_ctx, NULL);
+  if (c && c->valid_sw_formats) {
+    for (i = 0; c->valid_sw_formats[i] != AV_PIX_FMT_NONE; i++) {
+      gint f = c->valid_sw_formats[i];
+      g_array_append_val (arr, f);
+    }
+  }
+  av_hwframe_constraints_free (&c);
+  return arr;
+}
+
 static void
 gst_avhw_backend_class_init (GstAvhwBackendClass * klass)
 {
@@ -183,6 +202,7 @@ gst_avhw_backend_class_init (GstAvhwBackendClass * klass)
   klass->get_encoders = default_get_encoders;
   klass->upload = default_upload;
   klass->download = default_download;
+  klass->get_sw_formats = default_get_sw_formats;
 }
 
 static void
@@ -561,20 +581,9 @@ GArray *
 gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx)
 {
-  GArray *arr = g_array_new (FALSE, FALSE, sizeof (gint));
-  AVHWFramesConstraints *c;
-  int i;
-
-  g_return_val_if_fail (device_ctx != NULL, arr);
-  c = av_hwdevice_get_hwframe_constraints (device_ctx, NULL);
-  if (c && c->valid_sw_formats) {
-    for (i = 0; c->valid_sw_formats[i] != AV_PIX_FMT_NONE; i++) {
-      gint f = c->valid_sw_formats[i];
-      g_array_append_val (arr, f);
-    }
-  }
-  av_hwframe_constraints_free (&c);
-  return arr;
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  g_return_val_if_fail (device_ctx != NULL, NULL);
+  return KLASS (backend)->get_sw_formats (backend, device_ctx);
 }
 
 /**

@@ -75,6 +75,10 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   @dst. Optional; the default is av_hwframe_transfer_data().
  * @copy: device-to-device copy of @src into @dst. Optional; absent means
  *   such a copy fails with a clear "not supported" error.
+ * @get_sw_formats: the software formats (`enum AVPixelFormat` as gint) the
+ *   frames of the device @device_ctx can hold, as a new array. Optional;
+ *   the default is FFmpeg's frame constraints. The library keeps only those
+ *   it can really allocate.
  * @foreign_context_type: the #GstContext type of GStreamer's own elements
  *   for this kind of device ("gst.cuda.context", "gst.vulkan.device",
  *   "gst.va.display.handle"), for interop. Optional; %NULL: no interop.
@@ -132,6 +136,8 @@ struct _GstAvhwBackendClass
       const AVFrame * src, GError ** error);
   gboolean (*copy) (GstAvhwBackend * backend, AVFrame * dst,
       const AVFrame * src, GError ** error);
+  GArray *(*get_sw_formats) (GstAvhwBackend * backend,
+      AVBufferRef * device_ctx);
 
   const gchar *foreign_context_type;
   gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,

@@ -55,7 +55,9 @@ else
 fi
 
 # 3. cudaconvert (NVRTC)
-if run filesrc location="$CLIP" ! parsebin ! avhwdec device="$D" fallback=false \
+if ! gst-inspect-1.0 cudaconvert >/dev/null 2>&1; then
+  sk "avhwdec ! cudaconvert: no cudaconvert here (nvcodec registers it only with NVRTC)"
+elif run filesrc location="$CLIP" ! parsebin ! avhwdec device="$D" fallback=false \
   ! cudaconvert ! "video/x-raw(memory:CUDAMemory),format=I420" ! cudadownload \
   ! videocodectestsink location="$T/i420.yuv"; then
   run filesrc location="$CLIP" ! parsebin ! avhwdec device="$D" fallback=false \

@@ -79,8 +79,9 @@ class Plane:
     def __cuda_array_interface__(self):
         if not self._cuda:
             raise AttributeError("not a cuda frame: use numpy.asarray()")
+        # Not marked read-only: PyTorch refuses read-only CUDA arrays.
         return {"version": 3, "shape": self.shape, "typestr": self.typestr,
-                "data": (self.ptr, True), "strides": self.strides,
+                "data": (self.ptr, False), "strides": self.strides,
                 "stream": None}
 
     def __dlpack_device__(self):
