@@ -29,11 +29,11 @@
 
 #include <string.h>
 #include <libavutil/pixdesc.h>
-#include "gstavhwdec.h"
+#include "gstavhwdec-private.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwvideoutils.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_avhw_dec_debug);
+GST_DEBUG_CATEGORY (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
 
 enum
@@ -50,31 +50,6 @@ enum
  * many later frames have come out. */
 #define MAX_PENDING_AGE 64
 
-struct _GstAvhwDec
-{
-  GstVideoDecoder parent;
-
-  GstAvhwElementDevice dev;
-  gchar *decoder_name;
-  gint extra_frames;
-  gboolean fallback;
-
-  GstVideoCodecState *input_state;
-  GstVideoCodecState *output_state;
-  AVCodecContext *ctx;
-  const AVCodec *codec;
-  enum AVPixelFormat hw_pix_fmt;
-  gboolean hw;                  /* the current picture came out on the device */
-  gboolean warned_software;
-  gboolean device_memory;       /* negotiated output memory */
-  gboolean foreign_memory;      /* GStreamer's own device memory out */
-  gint out_width, out_height;
-  GstVideoFormat out_format;
-  gboolean out_interlaced;
-  AVBufferRef *upload_frames;   /* fallback frames uploaded for device output */
-  AVPacket *pkt;
-};
-
 G_DEFINE_TYPE (GstAvhwDec, gst_avhw_dec, GST_TYPE_VIDEO_DECODER);
 GST_ELEMENT_REGISTER_DEFINE (avhwdec, "avhwdec", GST_RANK_NONE,
     GST_TYPE_AVHW_DEC);
@@ -82,7 +57,6 @@ GST_ELEMENT_REGISTER_DEFINE (avhwdec, "avhwdec", GST_RANK_NONE,
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
 
-#define DEVICE(s) ((s)->dev.device)
 
 /* ---------------------------------------------------------------- open */
 
@@ -127,6 +101,7 @@ close_codec (GstAvhwDec * self)
   avcodec_free_context (&self->ctx);
   self->codec = NULL;
   av_buffer_unref (&self->upload_frames);
+  av_buffer_unref (&self->copy_frames);
 }
 
 static gboolean
@@ -423,65 +398,6 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   return TRUE;
 }
 
-static gboolean
-copy_sw_frame (GstAvhwDec * self, const AVFrame * src, GstBuffer * out)
-{
-  GstVideoFrame vf;
-  guint p, row, rows, bytes;
-
-  if (!gst_video_frame_map (&vf, &self->output_state->info, out, GST_MAP_WRITE))
-    return FALSE;
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
-    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-    gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
-    guint c;
-
-    rows = GST_VIDEO_FRAME_HEIGHT (&vf);
-    bytes = GST_VIDEO_FRAME_WIDTH (&vf);
-    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&vf); c++) {
-      if (GST_VIDEO_FRAME_COMP_PLANE (&vf, c) == p) {
-        rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, c);
-        bytes = GST_VIDEO_FRAME_COMP_WIDTH (&vf, c) *
-            GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c);
-        break;
-      }
-    }
-    for (row = 0; row < rows; row++)
-      memcpy (d + row * ds, src->data[p] + row * src->linesize[p],
-          MIN ((gint) bytes, ABS (src->linesize[p])));
-  }
-  gst_video_frame_unmap (&vf);
-  return TRUE;
-}
-
-/* A software frame into a device frame, for device memory output. */
-static AVFrame *
-upload_sw_frame (GstAvhwDec * self, const AVFrame * src, GError ** error)
-{
-  AVFrame *hw;
-
-  if (!self->upload_frames) {
-    self->upload_frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
-        src->format, src->width, src->height, 0, error);
-    if (!self->upload_frames)
-      return NULL;
-  }
-  hw = av_frame_alloc ();
-  if (av_hwframe_get_buffer (self->upload_frames, hw, 0) < 0) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-        "no free frame in the upload pool");
-    av_frame_free (&hw);
-    return NULL;
-  }
-  if (!gst_avhw_backend_upload (gst_avhw_device_get_backend (DEVICE (self)),
-          hw, src, error)) {
-    av_frame_free (&hw);
-    return NULL;
-  }
-  av_frame_copy_props (hw, src);
-  return hw;
-}
-
 static GstFlowReturn
 output_frame (GstAvhwDec * self, AVFrame * frame)
 {
@@ -519,11 +435,24 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
 
   if (self->device_memory || self->foreign_memory) {
     AVFrame *hw = is_hw ? av_frame_clone (frame) :
-        upload_sw_frame (self, frame, &err);
+        gst_avhw_dec_upload_sw_frame (self, frame, &err);
     if (!hw)
       goto transfer_failed;
-    if (self->device_memory) {
-      cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), hw,
+    if (self->device_memory && is_hw
+        && g_atomic_int_get (&self->held->held) >= self->extra_frames) {
+      AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
+
+      if (copy) {
+        av_frame_free (&hw);
+        cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), copy,
+            &self->output_state->info);
+      } else {
+        cframe->output_buffer = gst_avhw_dec_wrap_decoder_frame (self, hw);
+      }
+    } else if (self->device_memory) {
+      cframe->output_buffer =
+          is_hw ? gst_avhw_dec_wrap_decoder_frame (self,
+          hw) : gst_avhw_buffer_new (DEVICE (self), hw,
           &self->output_state->info);
     } else {
       cframe->output_buffer = gst_avhw_backend_export_foreign_buffer
@@ -542,7 +471,7 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
       if (!gst_avhw_transfer_buffer (backend, frame, cframe->output_buffer,
               &self->output_state->info, TRUE, &err))
         goto transfer_failed;
-    } else if (!copy_sw_frame (self, frame, cframe->output_buffer)) {
+    } else if (!gst_avhw_dec_copy_sw_frame (self, frame, cframe->output_buffer)) {
       g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
           "cannot map the output buffer");
       goto transfer_failed;
@@ -570,35 +499,6 @@ transfer_failed:
   g_clear_error (&err);
   gst_video_decoder_drop_frame (dec, cframe);
   return GST_FLOW_ERROR;
-}
-
-/* FFmpeg crops a hardware frame only at the right and bottom; a stream
- * cropped at the top or left (rare: CVFC1) comes out with those rows and
- * columns. Such a frame is downloaded and cropped the way FFmpeg crops
- * software frames, then goes on as a software frame. */
-static AVFrame *
-download_cropped (GstAvhwDec * self, const AVFrame * frame)
-{
-  AVFrame *sw = av_frame_alloc ();
-  char err[AV_ERROR_MAX_STRING_SIZE];
-  int r;
-
-  if (!sw)
-    return NULL;
-  r = av_hwframe_transfer_data (sw, frame, 0);
-  if (r >= 0)
-    r = av_frame_copy_props (sw, frame);
-  if (r >= 0)
-    r = av_frame_apply_cropping (sw, (self->ctx->flags &
-            AV_CODEC_FLAG_UNALIGNED) ? AV_FRAME_CROP_UNALIGNED : 0);
-  if (r < 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not crop a decoded frame on device %s.",
-            gst_avhw_device_get_name (DEVICE (self))),
-        ("download and crop: %s", av_make_error_string (err, sizeof (err), r)));
-    av_frame_free (&sw);
-  }
-  return sw;
 }
 
 /* Takes every frame FFmpeg has ready. */
@@ -638,7 +538,7 @@ receive_frames (GstAvhwDec * self)
       }
     }
     if (frame->hw_frames_ctx && (frame->crop_top || frame->crop_left)) {
-      AVFrame *sw = download_cropped (self, frame);
+      AVFrame *sw = gst_avhw_dec_download_cropped (self, frame);
 
       if (!sw) {
         av_frame_unref (frame);
@@ -762,6 +662,8 @@ gst_avhw_dec_start (GstVideoDecoder * decoder)
   GstAvhwDec *self = GST_AVHW_DEC (decoder);
 
   self->pkt = av_packet_alloc ();
+  self->held = g_new0 (HeldCounter, 1);
+  self->held->refs = 1;
   return self->pkt != NULL;
 }
 
@@ -772,6 +674,9 @@ gst_avhw_dec_stop (GstVideoDecoder * decoder)
 
   close_codec (self);
   av_packet_free (&self->pkt);
+  if (self->held && g_atomic_int_dec_and_test (&self->held->refs))
+    g_free (self->held);
+  self->held = NULL;
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   g_clear_pointer (&self->output_state, gst_video_codec_state_unref);
   self->out_width = self->out_height = 0;

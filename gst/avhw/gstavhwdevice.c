@@ -439,6 +439,11 @@ usable_sw_formats (GstAvhwDevice * device)
   for (i = 0; i < listed->len; i++) {
     gint f = g_array_index (listed, gint, i);
 
+    /* A format without a GStreamer equivalent is never negotiated: not
+     * worth a probe (and probing some of those crashed FFmpeg 5.1's
+     * vulkan hwcontext on NVIDIA). */
+    if (gst_avhw_format_from_av (f) == GST_VIDEO_FORMAT_UNKNOWN)
+      continue;
     if (can_allocate (device, f))
       g_array_append_val (usable, f);
     else

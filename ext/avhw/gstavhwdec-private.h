@@ -1,0 +1,66 @@
+/* gst-avhw: avhwdec internals shared by its files
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "gstavhwdec.h"
+#include "gstavhwelementutils.h"
+
+G_BEGIN_DECLS
+
+/* How many of the decoder's own frames buffers downstream still holds;
+ * shared with those buffers, which may outlive the element. */
+typedef struct
+{
+  gint refs;
+  gint held;
+} HeldCounter;
+
+struct _GstAvhwDec
+{
+  GstVideoDecoder parent;
+
+  GstAvhwElementDevice dev;
+  gchar *decoder_name;
+  gint extra_frames;
+  gboolean fallback;
+
+  GstVideoCodecState *input_state;
+  GstVideoCodecState *output_state;
+  AVCodecContext *ctx;
+  const AVCodec *codec;
+  enum AVPixelFormat hw_pix_fmt;
+  gboolean hw;                  /* the current picture came out on the device */
+  gboolean warned_software;
+  gboolean device_memory;       /* negotiated output memory */
+  gboolean foreign_memory;      /* GStreamer's own device memory out */
+  gint out_width, out_height;
+  GstVideoFormat out_format;
+  gboolean out_interlaced;
+  AVBufferRef *upload_frames;   /* fallback frames uploaded for device output */
+  AVBufferRef *copy_frames;     /* copies that free decoder surfaces */
+  HeldCounter *held;            /* decoder frames downstream holds */
+  AVPacket *pkt;
+};
+
+#define DEVICE(s) ((s)->dev.device)
+
+/* gstavhwdecframes.c: moving decoded frames into output buffers */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_copy_sw_frame (GstAvhwDec * self, const AVFrame * src,
+    GstBuffer * out);
+G_GNUC_INTERNAL
+AVFrame * gst_avhw_dec_upload_sw_frame (GstAvhwDec * self,
+    const AVFrame * src, GError ** error);
+G_GNUC_INTERNAL
+GstBuffer * gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw);
+G_GNUC_INTERNAL
+AVFrame * gst_avhw_dec_copy_off_decoder (GstAvhwDec * self,
+    const AVFrame * frame);
+G_GNUC_INTERNAL
+AVFrame * gst_avhw_dec_download_cropped (GstAvhwDec * self,
+    const AVFrame * frame);
+G_GNUC_INTERNAL
+void gst_avhw_dec_held_counter_release (HeldCounter * c);
+
+G_END_DECLS

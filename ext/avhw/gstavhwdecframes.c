@@ -1,0 +1,166 @@
+/* gst-avhw: avhwdec, decoded frames into output buffers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include "gstavhwdec-private.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
+#define GST_CAT_DEFAULT gst_avhw_dec_debug
+
+void
+gst_avhw_dec_held_counter_release (HeldCounter * c)
+{
+  g_atomic_int_add (&c->held, -1);
+  if (g_atomic_int_dec_and_test (&c->refs))
+    g_free (c);
+}
+
+gboolean
+gst_avhw_dec_copy_sw_frame (GstAvhwDec * self, const AVFrame * src,
+    GstBuffer * out)
+{
+  GstVideoFrame vf;
+  guint p, row, rows, bytes;
+
+  if (!gst_video_frame_map (&vf, &self->output_state->info, out, GST_MAP_WRITE))
+    return FALSE;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+    gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+    guint c;
+
+    rows = GST_VIDEO_FRAME_HEIGHT (&vf);
+    bytes = GST_VIDEO_FRAME_WIDTH (&vf);
+    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&vf); c++) {
+      if (GST_VIDEO_FRAME_COMP_PLANE (&vf, c) == p) {
+        rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, c);
+        bytes = GST_VIDEO_FRAME_COMP_WIDTH (&vf, c) *
+            GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c);
+        break;
+      }
+    }
+    for (row = 0; row < rows; row++)
+      memcpy (d + row * ds, src->data[p] + row * src->linesize[p],
+          MIN ((gint) bytes, ABS (src->linesize[p])));
+  }
+  gst_video_frame_unmap (&vf);
+  return TRUE;
+}
+
+/* A software frame into a device frame, for device memory output. */
+AVFrame *
+gst_avhw_dec_upload_sw_frame (GstAvhwDec * self, const AVFrame * src,
+    GError ** error)
+{
+  AVFrame *hw;
+
+  if (!self->upload_frames) {
+    self->upload_frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
+        src->format, src->width, src->height, 0, error);
+    if (!self->upload_frames)
+      return NULL;
+  }
+  hw = av_frame_alloc ();
+  if (av_hwframe_get_buffer (self->upload_frames, hw, 0) < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "no free frame in the upload pool");
+    av_frame_free (&hw);
+    return NULL;
+  }
+  if (!gst_avhw_backend_upload (gst_avhw_device_get_backend (DEVICE (self)),
+          hw, src, error)) {
+    av_frame_free (&hw);
+    return NULL;
+  }
+  av_frame_copy_props (hw, src);
+  return hw;
+}
+
+/* A buffer holding one of the decoder's own frames: counted while alive. */
+GstBuffer *
+gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
+{
+  GstBuffer *buf = gst_avhw_buffer_new (DEVICE (self), hw,
+      &self->output_state->info);
+
+  g_atomic_int_inc (&self->held->refs);
+  g_atomic_int_inc (&self->held->held);
+  gst_mini_object_set_qdata (GST_MINI_OBJECT (buf),
+      g_quark_from_static_string ("avhw-dec-held"), self->held,
+      (GDestroyNotify) gst_avhw_dec_held_counter_release);
+  return buf;
+}
+
+/* Hardware decoders (FFmpeg's nvdec among them) keep a decode surface for
+ * every frame they output until that frame is freed. When downstream
+ * holds as many frames as extra-frames allows, one more would starve the
+ * decoder ("No decoder surfaces left"): that frame is copied on the device
+ * into a pool of our own instead, when the backend can copy. */
+AVFrame *
+gst_avhw_dec_copy_off_decoder (GstAvhwDec * self, const AVFrame * frame)
+{
+  const AVHWFramesContext *fc =
+      (const AVHWFramesContext *) frame->hw_frames_ctx->data;
+  AVFrame *copy;
+  GError *err = NULL;
+
+  if (!self->copy_frames) {
+    self->copy_frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
+        fc->sw_format, fc->width, fc->height, 0, &err);
+    if (!self->copy_frames)
+      goto fail;
+  }
+  copy = av_frame_alloc ();
+  if (av_hwframe_get_buffer (self->copy_frames, copy, 0) < 0) {
+    av_frame_free (&copy);
+    goto fail;
+  }
+  if (!gst_avhw_backend_copy (gst_avhw_device_get_backend (DEVICE (self)),
+          copy, frame, &err)) {
+    av_frame_free (&copy);
+    goto fail;
+  }
+  av_frame_copy_props (copy, frame);
+  copy->width = frame->width;
+  copy->height = frame->height;
+  return copy;
+
+fail:
+  GST_DEBUG_OBJECT (self, "no device copy (%s): handing out the decoder's "
+      "frame", err ? err->message : "no frame");
+  g_clear_error (&err);
+  return NULL;
+}
+
+/* FFmpeg crops a hardware frame only at the right and bottom; a stream
+ * cropped at the top or left (rare: CVFC1) comes out with those rows and
+ * columns. Such a frame is downloaded and cropped the way FFmpeg crops
+ * software frames, then goes on as a software frame. */
+AVFrame *
+gst_avhw_dec_download_cropped (GstAvhwDec * self, const AVFrame * frame)
+{
+  AVFrame *sw = av_frame_alloc ();
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r;
+
+  if (!sw)
+    return NULL;
+  r = av_hwframe_transfer_data (sw, frame, 0);
+  if (r >= 0)
+    r = av_frame_copy_props (sw, frame);
+  if (r >= 0)
+    r = av_frame_apply_cropping (sw, (self->ctx->flags &
+            AV_CODEC_FLAG_UNALIGNED) ? AV_FRAME_CROP_UNALIGNED : 0);
+  if (r < 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not crop a decoded frame on device %s.",
+            gst_avhw_device_get_name (DEVICE (self))),
+        ("download and crop: %s", av_make_error_string (err, sizeof (err), r)));
+    av_frame_free (&sw);
+  }
+  return sw;
+}
