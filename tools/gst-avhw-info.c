@@ -13,8 +13,9 @@
 static gboolean no_open;
 
 static void
-print_codecs (GstAvhwBackend * backend, gboolean encoders)
+print_codecs (GstAvhwBackend * backend, guint index, gboolean encoders)
 {
+  GString *lacks = g_string_new (NULL);
   guint n, i, j;
   const enum AVCodecID *ids = gst_avhw_codec_list (&n);
   GString *s = g_string_new (NULL);
@@ -27,6 +28,13 @@ print_codecs (GstAvhwBackend * backend, gboolean encoders)
       g_ptr_array_unref (c);
       continue;
     }
+    if (!encoders && !gst_avhw_backend_device_decodes (backend, index, ids[i],
+            NULL)) {
+      g_string_append_printf (lacks, "%s%s", lacks->len ? " " : "",
+          gst_avhw_codec_get_nick (ids[i]));
+      g_ptr_array_unref (c);
+      continue;
+    }
     g_string_append_printf (s, "%s%s (", s->len ? ", " : "",
         gst_avhw_codec_get_nick (ids[i]));
     for (j = 0; j < c->len; j++) {
@@ -36,7 +44,12 @@ print_codecs (GstAvhwBackend * backend, gboolean encoders)
     g_string_append (s, ")");
     g_ptr_array_unref (c);
   }
-  g_print ("      %s: %s\n", encoders ? "encode" : "decode", s->len ? s->str :
+  if (lacks->len)
+    g_string_append_printf (s, "%snot in this device's hardware: %s",
+        s->len ? "; " : "", lacks->str);
+  g_string_free (lacks, TRUE);
+  g_print ("      %s: %s\n", encoders ? "encode (FFmpeg's candidates; "
+      "hardware checked when opened)" : "decode", s->len ? s->str :
       encoders ? "no hardware encoder in this FFmpeg" :
       "no hardware decoder in this FFmpeg (avhwdec decodes in software "
       "and uploads)");
@@ -78,8 +91,8 @@ print_device (GstAvhwBackend * backend, guint index)
       gst_object_unref (dev);
     }
   }
-  print_codecs (backend, FALSE);
-  print_codecs (backend, TRUE);
+  print_codecs (backend, index, FALSE);
+  print_codecs (backend, index, TRUE);
   g_free (str);
   return TRUE;
 }

@@ -487,6 +487,8 @@ gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
   bclass->open_device = cuda_open_device;
   bclass->wrap_device = cuda_wrap_device;
   bclass->copy = cuda_copy;
+  /* What each GPU's NVDEC decodes (cuvidGetDecoderCaps). */
+  cuda_caps_class_init (bclass);
 #ifdef HAVE_GST_CUDA
   /* gst.cuda.context: one CUcontext with GStreamer's CUDA elements. */
   cuda_interop_class_init (bclass);

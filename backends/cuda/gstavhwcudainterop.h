@@ -42,6 +42,10 @@ typedef struct _GstCudaContext GstCudaContext;
 G_GNUC_INTERNAL
 GstCudaContext * cuda_interop_get_gst_context (GstAvhwDevice * device);
 
+/* From gstavhwcudacaps.c: sets device_decodes (cuvidGetDecoderCaps). */
+G_GNUC_INTERNAL
+void cuda_caps_class_init (GstAvhwBackendClass * bclass);
+
 /* From gstavhwcudamemory.c: sets the foreign-memory vfuncs
  * (memory:CUDAMemory) on @bclass. */
 G_GNUC_INTERNAL

@@ -219,14 +219,20 @@ open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
     }
     ok = try_open (self, c, TRUE, why);
   } else {
-    cands = gst_avhw_backend_get_decoders (backend, codec_id);
-    for (i = 0; i < cands->len && !ok; i++)
-      ok = try_open (self, g_ptr_array_index (cands, i), TRUE, why);
-    if (cands->len == 0)
-      g_string_append_printf (why, "no FFmpeg decoder drives %s devices for "
-          "%s", gst_avhw_backend_get_name (backend),
-          avcodec_get_name (codec_id));
-    g_ptr_array_unref (cands);
+    gchar *reason = NULL;
+
+    /* The driver's own answer first: no candidate is tried on a device that
+     * lacks the codec (AV1 on an H200). */
+    if (gst_avhw_backend_device_decodes (backend,
+            gst_avhw_device_get_index (DEVICE (self)), codec_id, &reason)) {
+      cands = gst_avhw_backend_get_decoders (backend, codec_id);
+      for (i = 0; i < cands->len && !ok; i++)
+        ok = try_open (self, g_ptr_array_index (cands, i), TRUE, why);
+      g_ptr_array_unref (cands);
+    } else {
+      g_string_append_printf (why, "%s: %s", devname, reason);
+    }
+    g_free (reason);
   }
 
   if (!ok && self->fallback && !self->decoder_name) {

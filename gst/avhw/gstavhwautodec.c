@@ -204,17 +204,17 @@ gst_avhw_autodec_register (GstPlugin * plugin, GstAvhwBackend * backend)
   }
   ids = gst_avhw_codec_list (&n);
   for (i = 0; i < n; i++) {
-    GPtrArray *cands = gst_avhw_backend_get_decoders (backend, ids[i]);
     AutodecClassData *cdata;
     GTypeInfo info = { 0, };
     gchar *b, *B, *c, *C, *type_name, *element_name;
     GType type;
+    guint d, n_devices = gst_avhw_backend_get_n_devices (backend, NULL);
+    gboolean decodes = FALSE;
 
-    if (cands->len == 0) {
-      g_ptr_array_unref (cands);
+    for (d = 0; d < n_devices && !decodes; d++)
+      decodes = gst_avhw_backend_device_decodes (backend, d, ids[i], NULL);
+    if (!decodes)
       continue;
-    }
-    g_ptr_array_unref (cands);
     b = sanitize (bname, FALSE);
     B = sanitize (bname, TRUE);
     c = sanitize (gst_avhw_codec_get_nick (ids[i]), FALSE);

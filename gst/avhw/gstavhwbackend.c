@@ -511,6 +511,39 @@ gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
 }
 
 /**
+ * gst_avhw_backend_device_decodes: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ * @reason: (out) (optional) (transfer full) (nullable): why not
+ *
+ * Returns: whether device @index decodes @codec_id in hardware: the backend
+ *   has decoder candidates for it and, where the backend can ask its
+ *   driver, the device says yes
+ */
+gboolean
+gst_avhw_backend_device_decodes (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, gchar ** reason)
+{
+  GPtrArray *c;
+  gboolean any;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  c = gst_avhw_backend_get_decoders (backend, codec_id);
+  any = c->len > 0;
+  g_ptr_array_unref (c);
+  if (!any) {
+    if (reason)
+      *reason = g_strdup_printf ("no FFmpeg decoder drives %s devices for %s",
+          KLASS (backend)->name, avcodec_get_name (codec_id));
+    return FALSE;
+  }
+  if (!KLASS (backend)->device_decodes)
+    return TRUE;
+  return KLASS (backend)->device_decodes (backend, index, codec_id, reason);
+}
+
+/**
  * gst_avhw_backend_get_encoders: (skip)
  * @backend: a #GstAvhwBackend
  * @codec_id: the codec

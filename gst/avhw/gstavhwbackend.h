@@ -75,6 +75,11 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   @dst. Optional; the default is av_hwframe_transfer_data().
  * @copy: device-to-device copy of @src into @dst. Optional; absent means
  *   such a copy fails with a clear "not supported" error.
+ * @device_decodes: whether device @index decodes @codec_id in hardware,
+ *   from the driver's own capability query (cheap, done once); when not, it
+ *   may set @reason. Used to register autoplugging decoders, by avhwdec to
+ *   go straight to software, and by gst-avhw-info. Optional; absent means
+ *   "yes when the backend has decoder candidates for the codec".
  * @get_sw_formats: the software formats (`enum AVPixelFormat` as gint) the
  *   frames of the device @device_ctx can hold, as a new array. Optional;
  *   the default is FFmpeg's frame constraints. The library keeps only those
@@ -138,6 +143,8 @@ struct _GstAvhwBackendClass
       const AVFrame * src, GError ** error);
   GArray *(*get_sw_formats) (GstAvhwBackend * backend,
       AVBufferRef * device_ctx);
+  gboolean (*device_decodes) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, gchar ** reason);
 
   const gchar *foreign_context_type;
   gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,
@@ -222,6 +229,10 @@ AVBufferRef * gst_avhw_backend_wrap_device (GstAvhwBackend * backend,
 GST_AVHW_API
 GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
     enum AVCodecID codec_id);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
 
 GST_AVHW_API
 GPtrArray * gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
