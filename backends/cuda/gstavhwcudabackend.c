@@ -213,25 +213,6 @@ cuda_get_device_description (GstAvhwBackend * backend, guint index)
   return g_string_free (s, FALSE);
 }
 
-static void
-cuda_dict_from_options (const GstStructure * options, AVDictionary ** dict)
-{
-  guint i, n;
-
-  if (!options)
-    return;
-  n = gst_structure_n_fields (options);
-  for (i = 0; i < n; i++) {
-    const gchar *key = gst_structure_nth_field_name (options, i);
-    const GValue *v = gst_structure_get_value (options, key);
-    gchar *s = G_VALUE_HOLDS_STRING (v) ? g_value_dup_string (v) :
-        gst_value_serialize (v);
-
-    av_dict_set (dict, key, s, 0);
-    g_free (s);
-  }
-}
-
 /* Wraps ctx (a reference the caller hands over, released by free_cb) into
  * a new FFmpeg device context. */
 AVBufferRef *
@@ -347,7 +328,7 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
     ref = cuda_wrap_primary (cu, index, error);
     goto done;
   }
-  cuda_dict_from_options (options, &dict);
+  gst_avhw_options_to_dict (options, &dict);
   ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_CUDA, devstr, dict,
       AV_CUDA_USE_PRIMARY_CONTEXT);
   if (ret == AVERROR (ENOTSUP) && shared) {

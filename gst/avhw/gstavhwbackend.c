@@ -34,8 +34,17 @@ default_get_device_string (GstAvhwBackend * backend, guint index)
   return g_strdup_printf ("%u", index);
 }
 
-static void
-dict_from_structure (const GstStructure * options, AVDictionary ** dict)
+/**
+ * gst_avhw_options_to_dict: (skip)
+ * @options: (nullable): device creation options
+ * @dict: the dictionary to add them to
+ *
+ * Adds every field of @options to @dict as strings, the form
+ * av_hwdevice_ctx_create() takes, for backends that open devices
+ * themselves.
+ */
+void
+gst_avhw_options_to_dict (const GstStructure * options, AVDictionary ** dict)
 {
   guint i, n;
 
@@ -65,7 +74,7 @@ default_open_device (GstAvhwBackend * backend, guint index,
   int ret;
 
   devstr = klass->get_device_string (backend, index);
-  dict_from_structure (options, &dict);
+  gst_avhw_options_to_dict (options, &dict);
   ret = av_hwdevice_ctx_create (&ref, type, devstr, dict, 0);
   av_dict_free (&dict);
   if (ret < 0) {

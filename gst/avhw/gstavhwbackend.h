@@ -255,6 +255,10 @@ GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx);
 
 GST_AVHW_API
+void gst_avhw_options_to_dict (const GstStructure * options,
+    AVDictionary ** dict);
+
+GST_AVHW_API
 GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
     GError ** error);
