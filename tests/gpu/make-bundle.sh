@@ -55,7 +55,7 @@ done
 # 4. the benchmark programs: from the build when tests/meson.build has
 # subdir('bench'), else compiled here the same way
 CFLAGS_BENCH="-std=c11 -O2 -D_GNU_SOURCE -DGST_USE_UNSTABLE_API -Wall -Werror -Wno-unused-parameter"
-for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode; do
+for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode updown:avhw-bench-updown; do
     exe=${b#*:}; b=${b%%:*}
     if [ -x "$BUILD/tests/bench/$exe" ]; then
         cp "$BUILD/tests/bench/$exe" "$BIN/"
