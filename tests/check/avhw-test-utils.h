@@ -38,3 +38,17 @@ avhw_test_require_device (const gchar * device_string)
   }
   g_string_free (why, TRUE);
 }
+
+/* For test backends on FFmpeg's vulkan device: only two common formats.
+ * The default list (FFmpeg's constraints) holds some whose probing crashes
+ * FFmpeg 5.1 on NVIDIA's Vulkan driver, which the real vulkan backend
+ * leaves out too. */
+static inline GArray *
+avhw_test_common_sw_formats (GstAvhwBackend * b, AVBufferRef * device_ctx)
+{
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (gint));
+  gint f[] = { AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12 };
+
+  g_array_append_vals (a, f, G_N_ELEMENTS (f));
+  return a;
+}

@@ -37,19 +37,6 @@ ht_get_decoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
     g_ptr_array_add (out, (gpointer) avcodec_find_decoder_by_name ("h264"));
 }
 
-/* Only the common formats: the default list (FFmpeg's constraints) holds
- * some whose probing crashes FFmpeg 5.1 on NVIDIA's Vulkan driver, which
- * the real vulkan backend leaves out too. */
-static GArray *
-ht_get_sw_formats (GstAvhwBackend * b, AVBufferRef * device_ctx)
-{
-  GArray *a = g_array_new (FALSE, FALSE, sizeof (gint));
-  gint f[] = { AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12 };
-
-  g_array_append_vals (a, f, G_N_ELEMENTS (f));
-  return a;
-}
-
 static void
 gst_avhw_hwtest_backend_class_init (GstAvhwHwtestBackendClass * k)
 {
@@ -62,7 +49,7 @@ gst_avhw_hwtest_backend_class_init (GstAvhwHwtestBackendClass * k)
   b->caps_feature = "memory:AVHWHwtest";
   b->get_n_devices = ht_get_n_devices;
   b->get_decoders = ht_get_decoders;
-  b->get_sw_formats = ht_get_sw_formats;
+  b->get_sw_formats = avhw_test_common_sw_formats;
 }
 
 static void

@@ -78,19 +78,6 @@ ft_fill (GstAvhwBackend * b, GstAvhwDevice * device, GstContext * context)
   return TRUE;
 }
 
-/* Only the common formats: the default list (FFmpeg's constraints) holds
- * some whose probing crashes FFmpeg 5.1 on NVIDIA's Vulkan driver, which
- * the real vulkan backend leaves out too. */
-static GArray *
-ft_get_sw_formats (GstAvhwBackend * b, AVBufferRef * device_ctx)
-{
-  GArray *a = g_array_new (FALSE, FALSE, sizeof (gint));
-  gint f[] = { AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12 };
-
-  g_array_append_vals (a, f, G_N_ELEMENTS (f));
-  return a;
-}
-
 static void
 gst_avhw_foreigntest_backend_class_init (GstAvhwForeigntestBackendClass * k)
 {
@@ -106,7 +93,7 @@ gst_avhw_foreigntest_backend_class_init (GstAvhwForeigntestBackendClass * k)
   b->foreign_context_get_handle = ft_get_handle;
   b->wrap_foreign_context = ft_wrap;
   b->fill_foreign_context = ft_fill;
-  b->get_sw_formats = ft_get_sw_formats;
+  b->get_sw_formats = avhw_test_common_sw_formats;
 }
 
 static void
