@@ -202,9 +202,17 @@ make_sink_caps (GstAvhwEnc * self, GstAvhwDevice * device)
 
   if (gst_value_list_get_size (&sys) > 0) {
     caps = gst_caps_new_empty ();
-    if (gst_value_list_get_size (&dev) > 0)
+    if (gst_value_list_get_size (&dev) > 0) {
+      const gchar *foreign =
+          gst_avhw_backend_get_foreign_memory_feature (backend);
+
       gst_caps_append (caps, raw_caps (&dev,
               gst_avhw_backend_get_caps_feature (backend)));
+      /* GStreamer's own memory of this device kind (cudaupload's
+       * memory:CUDAMemory): imported on the device */
+      if (foreign)
+        gst_caps_append (caps, raw_caps (&dev, foreign));
+    }
     gst_caps_append (caps, raw_caps (&sys, NULL));
     backends = gst_avhw_backend_list ();
     for (l = backends; l; l = l->next) {

@@ -366,6 +366,21 @@ ref_device_frame (GstBuffer * buffer, const AVFrame * in, AVFrame * out)
   return TRUE;
 }
 
+/* Whether the input is GStreamer's own device memory for this device kind
+ * (memory:CUDAMemory from cudaupload). */
+static gboolean
+foreign_input (GstAvhwEnc * self)
+{
+  const gchar *foreign = gst_avhw_backend_get_foreign_memory_feature
+      (gst_avhw_device_get_backend (GST_AVHW_ENC_DEVICE (self)));
+  GstCapsFeatures *f;
+
+  if (!foreign || !self->input_state || !self->input_state->caps)
+    return FALSE;
+  f = gst_caps_get_features (self->input_state->caps, 0);
+  return f && gst_caps_features_contains (f, foreign);
+}
+
 /* Fills @out with the frame the encoder gets for @buffer:
  * - encoder on device frames: the device's own frame (zero copy), or the
  *   frame uploaded into a frames context from the device cache;
@@ -406,6 +421,17 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), 0, error);
     if (!self->upload_frames)
       return FALSE;
+  }
+  if (!in && foreign_input (self)) {
+    /* GStreamer's own device memory: one copy on the device */
+    if (av_hwframe_get_buffer (self->upload_frames, out, 0) < 0) {
+      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+          "no free frame in the upload pool");
+      return FALSE;
+    }
+    return gst_avhw_backend_import_foreign_buffer (gst_avhw_device_get_backend
+        (GST_AVHW_ENC_DEVICE (self)), GST_AVHW_ENC_DEVICE (self), buffer,
+        info, out, error);
   }
   sw = av_frame_alloc ();
   ok = in ? download_frame (self, buffer, in, sw, error) :

@@ -9,7 +9,8 @@
 #   3. cudaconvert on frames from avhwdec (needs NVRTC; reported, not
 #      required);
 #   4. one pipeline with avhwdec, cudadownload and avhwupload shares one
-#      CUDA context: a single avhw device context is created.
+#      CUDA context: a single avhw device context is created;
+#   5. cudaupload straight into avhwenc.
 # Prints PASS/FAIL/SKIP per check and 'N passed, N failed, N skipped'.
 set -u
 CLIP=${1:?usage: cuda-interop.sh CLIP.h264}
@@ -89,6 +90,21 @@ if GST_DEBUG=avhwbackend:4 timeout 120 gst-launch-1.0 filesrc location="$CLIP" \
   fi
 else
   ko "avhwdec + cudadownload + cudaupload + avhwupload"
+fi
+
+# 5. cudaupload straight into avhwenc (libx264 fallback here: no NVENC on
+#    the test GPU; the hardware-encoder import path needs NVENC)
+if run $SRC ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! avhwenc device="$D" \
+  fallback=libx264 ! h264parse ! avdec_h264 ! video/x-raw,format=I420 \
+  ! videocodectestsink location="$T/enc.yuv"; then
+  frames=$(( $(stat -c %s "$T/enc.yuv") / (640 * 360 * 3 / 2) ))
+  if [ "$frames" = 30 ]; then
+    ok "cudaupload ! avhwenc (fallback libx264): 30 frames encoded and decoded back"
+  else
+    ko "cudaupload ! avhwenc: $frames frames instead of 30"
+  fi
+else
+  ko "cudaupload ! avhwenc"
 fi
 
 rm -rf "$T"
