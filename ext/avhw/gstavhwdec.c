@@ -394,6 +394,9 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   self->out_height = frame->height;
   self->out_format = fmt;
   self->out_interlaced = interlaced;
+  /* Frames made for the old size or format would not fit the new one. */
+  av_buffer_unref (&self->upload_frames);
+  av_buffer_unref (&self->copy_frames);
   GST_INFO_OBJECT (self, "output %" GST_PTR_FORMAT, st->caps);
   update_latency (self, st);
   if (!gst_video_decoder_negotiate (dec)) {

@@ -280,6 +280,12 @@ GST_START_TEST (test_resolution_change)
   fail_unless (g_file_get_contents (a, &da, &la, NULL));
   fail_unless (g_file_get_contents (b, &db, &lb, NULL));
   both = g_malloc (la + lb);
+  /* small then large */
+  memcpy (both, db, lb);
+  memcpy (both + lb, da, la);
+  fail_unless (g_file_set_contents (cat, both, la + lb, NULL));
+  check_bit_exact (cat, "h264parse");
+  /* large then small */
   memcpy (both, da, la);
   memcpy (both + la, db, lb);
   fail_unless (g_file_set_contents (cat, both, la + lb, NULL));
