@@ -60,12 +60,16 @@ time_transfers (GstAvhwDevice * dev, gint w, gint h, AVFrame * sw, Result * r)
   GError *err = NULL;
   gsize bytes = (gsize) w * h * 3 / 2;  /* NV12 and I420 alike */
   gdouble t0;
-  gint i;
+  gint i, ret = 0;
 
-  frames = gst_avhw_device_get_frames_ctx (dev, AV_PIX_FMT_NV12, w, h, 0, &err);
-  if (!frames || av_hwframe_get_buffer (frames, hw, 0) < 0) {
+  frames = gst_avhw_device_get_frames_ctx (dev, sw->format, w, h, 0, &err);
+  if (!frames || (ret = av_hwframe_get_buffer (frames, hw, 0)) < 0) {
+    char e[AV_ERROR_MAX_STRING_SIZE] = "";
+
+    if (!err)
+      av_make_error_string (e, sizeof (e), ret);
     g_printerr ("%s %dx%d: %s\n", gst_avhw_device_get_name (dev), w, h,
-        err ? err->message : "no frame");
+        err ? err->message : e);
     g_clear_error (&err);
     av_frame_free (&hw);
     av_buffer_unref (&frames);
