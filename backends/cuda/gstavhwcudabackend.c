@@ -213,38 +213,23 @@ cuda_get_device_description (GstAvhwBackend * backend, guint index)
   return g_string_free (s, FALSE);
 }
 
-/* Wraps ctx (a reference the caller hands over, released by free_cb) into
- * a new FFmpeg device context. */
+static void
+cuda_fill_hwctx (void *hwctx, gpointer native)
+{
+  AVCUDADeviceContext *cuda = hwctx;
+
+  cuda->cuda_ctx = native;
+  cuda->stream = NULL;
+}
+
+/* Wraps ctx (a reference the caller hands over, released by free_cb, also
+ * when this fails) into a new FFmpeg device context. */
 AVBufferRef *
 cuda_wrap_context (CUcontext ctx, void (*free_cb) (AVHWDeviceContext *),
     void *user_opaque, GError ** error)
 {
-  AVBufferRef *ref = av_hwdevice_ctx_alloc (AV_HWDEVICE_TYPE_CUDA);
-  AVHWDeviceContext *dctx;
-  AVCUDADeviceContext *hwctx;
-  char err[AV_ERROR_MAX_STRING_SIZE];
-  int ret;
-
-  if (!ref) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
-        "cuda: this FFmpeg cannot allocate a cuda device context");
-    return NULL;
-  }
-  dctx = (AVHWDeviceContext *) ref->data;
-  hwctx = dctx->hwctx;
-  hwctx->cuda_ctx = ctx;
-  hwctx->stream = NULL;
-  dctx->free = free_cb;
-  dctx->user_opaque = user_opaque;
-  ret = av_hwdevice_ctx_init (ref);
-  if (ret < 0) {
-    /* Freeing the context runs free_cb, which releases ctx as promised. */
-    av_buffer_unref (&ref);
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
-        "cuda: FFmpeg could not initialise a cuda device context around "
-        "CUcontext %p: %s", ctx, av_make_error_string (err, sizeof (err), ret));
-  }
-  return ref;
+  return gst_avhw_wrap_device_ctx (AV_HWDEVICE_TYPE_CUDA, "CUcontext", ctx,
+      cuda_fill_hwctx, free_cb, user_opaque, error);
 }
 
 static void

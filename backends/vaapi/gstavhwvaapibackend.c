@@ -308,39 +308,18 @@ va_get_device_string (GstAvhwBackend * backend, guint index)
 /* Wraps @display into a new FFmpeg device context. @free_cb (may be NULL)
  * runs with @user_opaque when the context is freed, also when this fails:
  * it is how the caller's reference on the display is released. */
+static void
+va_fill_hwctx (void *hwctx, gpointer native)
+{
+  ((AVVAAPIDeviceContext *) hwctx)->display = native;
+}
+
 static AVBufferRef *
 va_wrap_display (VADisplay display, void (*free_cb) (AVHWDeviceContext *),
     void *user_opaque, GError ** error)
 {
-  AVBufferRef *ref = av_hwdevice_ctx_alloc (AV_HWDEVICE_TYPE_VAAPI);
-  AVHWDeviceContext *dctx;
-  AVVAAPIDeviceContext *hwctx;
-  char err[AV_ERROR_MAX_STRING_SIZE];
-  int ret;
-
-  if (!ref) {
-    if (free_cb) {
-      AVHWDeviceContext fake = {.user_opaque = user_opaque };
-      free_cb (&fake);
-    }
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
-        "vaapi: this FFmpeg cannot allocate a vaapi device context");
-    return NULL;
-  }
-  dctx = (AVHWDeviceContext *) ref->data;
-  hwctx = dctx->hwctx;
-  hwctx->display = display;
-  dctx->free = free_cb;
-  dctx->user_opaque = user_opaque;
-  ret = av_hwdevice_ctx_init (ref);
-  if (ret < 0) {
-    av_buffer_unref (&ref);
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
-        "vaapi: FFmpeg could not initialise a vaapi device context around "
-        "VADisplay %p: %s", display,
-        av_make_error_string (err, sizeof (err), ret));
-  }
-  return ref;
+  return gst_avhw_wrap_device_ctx (AV_HWDEVICE_TYPE_VAAPI, "VADisplay",
+      display, va_fill_hwctx, free_cb, user_opaque, error);
 }
 
 static AVBufferRef *

@@ -61,6 +61,61 @@ gst_avhw_options_to_dict (const GstStructure * options, AVDictionary ** dict)
   }
 }
 
+/**
+ * gst_avhw_wrap_device_ctx: (skip)
+ * @type: the FFmpeg device type
+ * @what: what @native is, for messages ("CUcontext", "VADisplay")
+ * @native: the native device someone else owns
+ * @fill: writes @native into the type's hwctx (AVCUDADeviceContext...)
+ * @free_cb: (nullable): runs with @user_opaque when the device context is
+ *   freed, and also when this fails: the way a caller's reference on
+ *   @native is released
+ * @user_opaque: for @free_cb
+ * @error: return location for a #GError
+ *
+ * FFmpeg's two-step construction of a device context around a native
+ * device: alloc, fill the hwctx, init. For backends' wrap_device and
+ * wrap_foreign_context.
+ *
+ * Returns: (transfer full) (nullable): the device context, or %NULL with
+ *   @error
+ */
+AVBufferRef *
+gst_avhw_wrap_device_ctx (enum AVHWDeviceType type, const gchar * what,
+    gpointer native, void (*fill) (void *hwctx, gpointer native),
+    void (*free_cb) (AVHWDeviceContext * dctx), void *user_opaque,
+    GError ** error)
+{
+  const char *name = av_hwdevice_get_type_name (type);
+  AVBufferRef *ref = av_hwdevice_ctx_alloc (type);
+  AVHWDeviceContext *dctx;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret;
+
+  if (!ref) {
+    if (free_cb) {
+      AVHWDeviceContext fake = {.user_opaque = user_opaque };
+      free_cb (&fake);
+    }
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "%s: this FFmpeg cannot allocate a %s device context", name, name);
+    return NULL;
+  }
+  dctx = (AVHWDeviceContext *) ref->data;
+  fill (dctx->hwctx, native);
+  dctx->free = free_cb;
+  dctx->user_opaque = user_opaque;
+  ret = av_hwdevice_ctx_init (ref);
+  if (ret < 0) {
+    /* Freeing the context runs free_cb, which releases @native. */
+    av_buffer_unref (&ref);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "%s: FFmpeg could not initialise a %s device context around %s %p: "
+        "%s", name, name, what, native, GST_AVHW_ERR2STR (err, ret));
+  }
+  return ref;
+}
+
 static AVBufferRef *
 default_open_device (GstAvhwBackend * backend, guint index,
     const GstStructure * options, GError ** error)

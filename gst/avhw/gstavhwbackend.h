@@ -259,6 +259,13 @@ void gst_avhw_options_to_dict (const GstStructure * options,
     AVDictionary ** dict);
 
 GST_AVHW_API
+AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,
+    const gchar * what, gpointer native,
+    void (*fill) (void *hwctx, gpointer native),
+    void (*free_cb) (AVHWDeviceContext * dctx), void *user_opaque,
+    GError ** error);
+
+GST_AVHW_API
 GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
     GError ** error);
