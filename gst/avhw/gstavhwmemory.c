@@ -100,25 +100,19 @@ keeper_av_free (void *opaque, uint8_t * data)
   keeper_unref (opaque);
 }
 
-static void
-no_free (void *opaque, uint8_t * data)
-{
-}
-
-/* Points @dst's plane @i at @data, with a buffer that holds @keeper (or
- * owns nothing when @keeper is NULL). FFmpeg's av_hwframe_transfer_data()
- * replaces a destination frame that has no buffers with one it allocates,
- * so each plane needs a buffer either way. */
+/* Points @dst's plane @i at @data, with a buffer that holds @keeper, so
+ * the memory lives while FFmpeg holds the plane. FFmpeg's
+ * av_hwframe_transfer_data() also needs the buffer: it replaces a
+ * destination frame without one by a frame it allocates. */
 static gboolean
 wrap_plane (AVFrame * dst, guint i, guint8 * data, gint stride, gint rows,
     Keeper * keeper)
 {
   dst->data[i] = data;
   dst->linesize[i] = stride;
-  if (keeper)
-    g_atomic_int_inc (&keeper->refs);
+  g_atomic_int_inc (&keeper->refs);
   dst->buf[i] = av_buffer_create (data, (size_t) stride * rows,
-      keeper ? keeper_av_free : no_free, keeper, 0);
+      keeper_av_free, keeper, 0);
   if (!dst->buf[i])
     keeper_unref (keeper);
   return dst->buf[i] != NULL;
@@ -151,29 +145,6 @@ wrap_planes (AVFrame * dst, const GstVideoInfo * info, guint8 ** data,
     if (!wrap_plane (dst, i, data[i], strides[i], plane_rows (info, i), keeper))
       return FALSE;
   return TRUE;
-}
-
-/**
- * gst_avhw_frame_wrap_video_frame: (skip)
- * @dst: an empty AVFrame
- * @vframe: a mapped system-memory video frame
- *
- * Points @dst's planes at @vframe's, without copying or owning them:
- * @vframe must stay mapped while @dst or FFmpeg uses the planes, so do not
- * hand @dst to an upload (which may finish later); use
- * gst_avhw_frame_wrap_buffer() for that. Free @dst with av_frame_free().
- *
- * Returns: %FALSE when the format has no FFmpeg equivalent
- */
-gboolean
-gst_avhw_frame_wrap_video_frame (AVFrame * dst, const GstVideoFrame * vframe)
-{
-  guint8 *data[GST_VIDEO_MAX_PLANES];
-  guint i;
-
-  for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (vframe); i++)
-    data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, i);
-  return wrap_planes (dst, &vframe->info, data, vframe->info.stride, NULL);
 }
 
 static void

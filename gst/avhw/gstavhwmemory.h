@@ -49,10 +49,6 @@ GST_AVHW_API
 AVFrame * gst_avhw_buffer_peek_frame (GstBuffer * buffer);
 
 GST_AVHW_API
-gboolean gst_avhw_frame_wrap_video_frame (AVFrame * dst,
-    const GstVideoFrame * vframe);
-
-GST_AVHW_API
 gboolean gst_avhw_frame_wrap_buffer (AVFrame * dst, GstBuffer * buffer,
     const GstVideoInfo * info, GstMapFlags flags, GError ** error);
 
