@@ -14,7 +14,8 @@
  * to first frame, the process's whole run time (gst_init and plugin loading
  * included, as a `time ffmpeg ...` would count), CPU time per frame
  * (user + system, whole process) and the peak device memory of the process
- * (NVML, sampled every 20 ms; "-" without an NVIDIA driver).
+ * (NVML, sampled every 20 ms; "-" without an NVIDIA driver or with
+ * --no-memory).
  * With --exec it runs K copies of COMMAND (e.g. ffmpeg) as child processes
  * at once instead, and reports their wall time (start to the last exit), the
  * CPU time of the children, and the peak of their summed device memory;
@@ -101,7 +102,7 @@ main (int argc, char **argv)
 {
   gdouble t_main = bench_now_s ();
   gint k = 1, gpu = 0, timeout = 300;
-  gboolean header = FALSE, exec = FALSE;
+  gboolean header = FALSE, exec = FALSE, no_memory = FALSE;
   gint exec_frames = 0;
   gchar *label = NULL, *rlabel;
   GOptionEntry entries[] = {
@@ -118,6 +119,8 @@ main (int argc, char **argv)
           "after -- as child processes", NULL},
     {"frames", 0, 0, G_OPTION_ARG_INT, &exec_frames, "with --exec: frames "
           "one copy decodes", "N"},
+    {"no-memory", 0, 0, G_OPTION_ARG_NONE, &no_memory, "do not sample "
+          "device memory (NVML calls take driver locks)", NULL},
     {NULL}
   };
   GOptionContext *octx = g_option_context_new ("\"DESCRIPTION\"");
@@ -161,7 +164,8 @@ main (int argc, char **argv)
     g_print ("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
         "---: | ---: |\n");
   }
-  bench_nvml_init ((guint) gpu);
+  if (!no_memory)
+    bench_nvml_init ((guint) gpu);
   mem0 = bench_gpu_used_mib ();
 
   if (exec) {

@@ -55,7 +55,8 @@ done
 # 4. the benchmark programs: from the build when tests/meson.build has
 # subdir('bench'), else compiled here the same way
 CFLAGS_BENCH="-std=c11 -O2 -D_GNU_SOURCE -DGST_USE_UNSTABLE_API -Wall -Werror -Wno-unused-parameter"
-for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode updown:avhw-bench-updown; do
+for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode updown:avhw-bench-updown \
+        cuda-context:avhw-bench-cuda-context; do
     exe=${b#*:}; b=${b%%:*}
     if [ -x "$BUILD/tests/bench/$exe" ]; then
         cp "$BUILD/tests/bench/$exe" "$BIN/"
@@ -67,6 +68,13 @@ for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode updown:avhw-bench
         mkdir -p "$BUILD/tests/bench" && cp "$BIN/$exe" "$BUILD/tests/bench/$exe"
     fi
 done
+
+# the LD_PRELOAD timer (tests/bench/lavc-time.c), beside the programs
+if [ -f "$BUILD/tests/bench/libavhw-lavc-time.so" ]; then
+    cp "$BUILD/tests/bench/libavhw-lavc-time.so" "$BIN/"
+else
+    cc -shared -fPIC -O2 -Wall -Werror tests/bench/lavc-time.c -o "$BIN/libavhw-lavc-time.so" -ldl
+fi
 
 # 5. the bundle (ivfparse: parsebin needs it for the IVF streams of the corpus)
 bash "$SHARED/gpu/mkbundle" "$GPU/gpubundle.tar.xz" --add-prefix "$STAGE" --plugin ivfparse

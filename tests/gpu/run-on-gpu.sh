@@ -18,6 +18,9 @@
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
 #                the manifest, FFmpeg's verbose reasons, and avhwdec's debug log
+#   profile      (not in the default list) tests/gpu/profile.sh: CUDA context
+#                memory, time inside libavcodec for avhwdec and ffmpeg, device
+#                memory by extra-frames (PROFILE_PARTS picks parts)
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
@@ -183,6 +186,15 @@ if has diag; then
         grep -iE 'get_format|hwaccel|nvdec|cuvid|fail|refus|cannot|crop|output video' "$LOGS/diag/$tag.avhwdec.log" | \
             sed 's/\x1b\[[0-9;]*m//g; s/^[0-9:.]* *[0-9]* *0x[0-9a-f]* *//' | sort | uniq -c | sort -rn | head -n 12
     done
+fi
+
+if has profile; then
+    stage "profile: tests/gpu/profile.sh --device $DEVICE"
+    b=$(budget 400)
+    mkdir -p "$LOGS/profile"
+    timeout -k 10 "$b" bash tests/gpu/profile.sh --device "$DEVICE" --clips .gpu/bench \
+        ${PROFILE_PARTS:+--parts "$PROFILE_PARTS"} | tee "$OUT/profile.md"
+    echo "profile exit $? (124: cut at ${b} s)"
 fi
 
 if has nvbench; then

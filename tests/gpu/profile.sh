@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# profile.sh - where avhwdec's time and device memory go, beside ffmpeg's
+# (issue 8). Run from the repository root with the bundle's env.sh sourced
+# (run-on-gpu.sh's "profile" stage does both).
+#
+#   profile.sh [--device D] [--clips DIR] [--repeat R] [--parts "context time memory"]
+#
+#   context  avhw-bench-cuda-context: the CUDA primary context's device memory
+#            and what lowering its limits gives back
+#   time     the 1800-frame clips as raw elementary streams repeated R times
+#            (default 3: 5400 frames), decoded by ffmpeg -hwaccel cuda
+#            (-threads 1 and default) and by avhwdec (with and without NVML
+#            sampling, with a queue before it); each under the LD_PRELOAD
+#            timer (tests/bench/lavc-time.c): steady fps from the first to
+#            the last decoded frame, and per frame the time inside
+#            avcodec_send_packet / avcodec_receive_frame and outside them
+#   memory   peak process device memory for K = 1, 2, 8 avhwdec pipelines at
+#            extra-frames 0, 1, 2, 4, and with GST_AVHW_CUDA_STACK_SIZE=0
+#            (H.264; H.265 at K = 1, 2)
+# Prints Markdown; LAVC-TIME and RESULT lines as they come.
+set -u
+. "$(dirname "$0")/../bench/bench-lib.sh"
+DEVICE=cuda:0
+CLIPS=$TOP/.gpu/bench
+REPEAT=3
+PARTS="context time memory"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --device) DEVICE=$2; shift 2 ;;
+        --clips) CLIPS=$2; shift 2 ;;
+        --repeat) REPEAT=$2; shift 2 ;;
+        --parts) PARTS=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+        *) echo "profile: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+find_bench_bin
+PRELOAD=${LAVC_TIME_SO:-$BENCH_BIN/libavhw-lavc-time.so}
+[ -f "$PRELOAD" ] || PRELOAD=$(dirname "$BENCH_BIN")/bench/libavhw-lavc-time.so
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+echo "## Profile (device=$DEVICE)"
+echo
+machine_info
+echo
+
+if part context; then
+    echo "### CUDA primary context"
+    echo
+    "$BENCH_BIN/avhw-bench-cuda-context"
+    echo
+fi
+
+# timed ROW-LABEL COMMAND...: one LAVC-TIME line, labelled
+timed() {
+    local label=$1; shift
+    LAVC_TIME_LABEL=${label// /_} LD_PRELOAD=$PRELOAD "$@" 2>&1 >/dev/null | \
+        grep -E '^(LAVC-TIME|RESULT)|rror' | head -n 5
+}
+
+if part time; then
+    for c in h264 h265; do
+        F=$CLIPS/bench-1080p-$c.mp4
+        [ -f "$F" ] || { echo "profile: no $F" >&2; continue; }
+        fmt=$c; bsf=h264_mp4toannexb; parse=h264parse
+        [ "$c" = h265 ] && { fmt=hevc; bsf=hevc_mp4toannexb; parse=h265parse; }
+        ffmpeg -v error -nostdin -i "$F" -map 0:v:0 -c copy -bsf:v $bsf -f $fmt "$TMP/one.$c"
+        for _ in $(seq "$REPEAT"); do cat "$TMP/one.$c"; done > "$TMP/long.$c"
+        n=$(( $(clip_frames "$F") * REPEAT ))
+        echo "### $c: $(basename "$F") x $REPEAT as a raw stream, $n frames"
+        echo
+        for r in 1 2; do
+            timed "ffmpeg cuda -threads 1 $c" ffmpeg -v error -nostdin -threads 1 -hwaccel cuda \
+                -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
+            timed "ffmpeg cuda $c" ffmpeg -v error -nostdin -hwaccel cuda \
+                -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
+            timed "avhwdec $c" "$BENCH_BIN/avhw-bench-decode" --label "avhwdec $c" -- \
+                "filesrc location=$TMP/long.$c ! $parse ! avhwdec device=$DEVICE ! fakesink name=sink sync=false"
+            timed "avhwdec no-NVML $c" "$BENCH_BIN/avhw-bench-decode" --no-memory --label "avhwdec no-NVML $c" -- \
+                "filesrc location=$TMP/long.$c ! $parse ! avhwdec device=$DEVICE ! fakesink name=sink sync=false"
+            timed "avhwdec queue $c" "$BENCH_BIN/avhw-bench-decode" --no-memory --label "avhwdec queue $c" -- \
+                "filesrc location=$TMP/long.$c ! $parse ! queue ! avhwdec device=$DEVICE ! fakesink name=sink sync=false"
+            if has_element "nv${c}dec"; then
+                timed "nv${c}dec $c" "$BENCH_BIN/avhw-bench-decode" --no-memory --label "nv${c}dec $c" -- \
+                    "filesrc location=$TMP/long.$c ! $parse ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! fakesink name=sink sync=false"
+            fi
+        done
+        echo
+    done
+fi
+
+if part memory; then
+    echo "### Device memory by extra-frames (peak MiB of the process)"
+    echo
+    echo "| codec | extra-frames | GST_AVHW_CUDA_STACK_SIZE | K=1 | K=2 | K=8 | per further decoder (K=8) |"
+    echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
+    for c in h264 h265; do
+        F=$CLIPS/bench-1080p-$c.mp4
+        [ -f "$F" ] || continue
+        for v in 0: 1: 2: 4: 1:0 4:0; do
+            e=${v%%:*}; st=${v#*:}
+            [ "$c" = h265 ] && [ -n "$st" ] && continue
+            m=()
+            for k in 1 2 8; do
+                if [ "$c" = h265 ] && [ "$k" = 8 ]; then m+=("-"); continue; fi
+                GST_AVHW_CUDA_STACK_SIZE=$st BENCH_EXTRA="codec=$c extra=$e stack=${st:-default}" \
+                    run_decode "mem $c e=$e" -k "$k" -- \
+                    "filesrc location=$F ! parsebin ! avhwdec device=$DEVICE extra-frames=$e ! fakesink name=sink sync=false" > /dev/null
+                m+=("$(result_get peak_proc_mib)")
+            done
+            per=$(awk -v a="${m[0]}" -v b="${m[2]}" 'BEGIN { if (b != "-" && a != "") printf "%.1f", (b - a) / 7; else print "-" }')
+            echo "| $c | $e | ${st:-default} | ${m[0]} | ${m[1]} | ${m[2]} | $per |"
+        done
+    done
+    echo
+fi
