@@ -289,6 +289,40 @@ cuda_options_ask_private (const GstStructure * options)
   return v && strtol (v, NULL, 10) == 0;
 }
 
+/* GST_AVHW_CUDA_STACK_SIZE=BYTES: the per-thread stack limit of a context
+ * this backend creates. The driver reserves that much local memory for
+ * every thread the GPU can run at once, whether kernels run or not (NVDEC
+ * and copies run none); it grows the limit again for a kernel that needs
+ * more. Unset: the driver's default. */
+static void
+cuda_apply_limits (const CudaFunctions * cu, AVBufferRef * ref, guint index)
+{
+  AVHWDeviceContext *dctx = (AVHWDeviceContext *) ref->data;
+  AVCUDADeviceContext *hwctx = dctx->hwctx;
+  const gchar *env = g_getenv ("GST_AVHW_CUDA_STACK_SIZE");
+  CUcontext dummy;
+  gchar *end = NULL;
+  guint64 bytes;
+  gboolean ok;
+
+  if (!env || !*env)
+    return;
+  bytes = g_ascii_strtoull (env, &end, 10);
+  if (!end || *end) {
+    GST_WARNING ("GST_AVHW_CUDA_STACK_SIZE=%s is not a number of bytes: "
+        "ignored", env);
+    return;
+  }
+  if (!CUDA_CHECK_ERR (cu->cuCtxPushCurrent (hwctx->cuda_ctx), NULL))
+    return;
+  ok = CUDA_CHECK_ERR (cu->cuCtxSetLimit (CU_LIMIT_STACK_SIZE, (size_t) bytes),
+      NULL);
+  cu->cuCtxPopCurrent (&dummy);
+  if (ok)
+    GST_INFO ("cuda:%u: per-thread stack limit set to %" G_GUINT64_FORMAT
+        " bytes", index, bytes);
+}
+
 static AVBufferRef *
 cuda_open_device (GstAvhwBackend * backend, guint index,
     const GstStructure * options, GError ** error)
@@ -325,6 +359,8 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
         "device's primary context: %s", index,
         av_make_error_string (err, sizeof (err), ret));
     ref = NULL;
+  } else {
+    cuda_apply_limits (cu, ref, index);
   }
 
 done:
