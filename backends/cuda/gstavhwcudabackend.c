@@ -256,6 +256,20 @@ cuda_primary_taken (const CudaFunctions * cu, guint index)
       && active && flags != CU_CTX_SCHED_BLOCKING_SYNC;
 }
 
+/* TRUE when device index's primary context is active (someone in this
+ * process retained it). */
+static gboolean
+cuda_primary_active (const CudaFunctions * cu, guint index)
+{
+  unsigned int flags = 0;
+  int active = 0;
+  CUdevice dev;
+
+  return cu->cuDeviceGet (&dev, (int) index) == CUDA_SUCCESS
+      && cu->cuDevicePrimaryCtxGetState (dev, &flags, &active) == CUDA_SUCCESS
+      && active;
+}
+
 /* Sharing the primary context matters more than its scheduling flag: retain
  * it as it is and wrap it; the device context releases it when freed. */
 static AVBufferRef *
@@ -289,11 +303,15 @@ cuda_options_ask_private (const GstStructure * options)
   return v && strtol (v, NULL, 10) == 0;
 }
 
-/* GST_AVHW_CUDA_STACK_SIZE=BYTES: the per-thread stack limit of a context
- * this backend creates. The driver reserves that much local memory for
- * every thread the GPU can run at once, whether kernels run or not (NVDEC
- * and copies run none); it grows the limit again for a kernel that needs
- * more. Unset: the driver's default. */
+/* The driver reserves local memory for the per-thread stack of every
+ * thread the GPU can hold (1 KiB each by default: 264 MiB of the 518 MiB
+ * a context costs on an H200), kernels or not; NVDEC and copies run none,
+ * and the driver raises the limit again for a kernel that needs more. So
+ * a context this backend creates starts with no stack reserved;
+ * GST_AVHW_CUDA_STACK_SIZE=BYTES asks for another limit (1024: the
+ * driver's default). A primary context someone else activated first is
+ * left as it is. */
+#define CUDA_DEFAULT_STACK_SIZE 0
 static void
 cuda_apply_limits (const CudaFunctions * cu, AVBufferRef * ref, guint index)
 {
@@ -305,13 +323,14 @@ cuda_apply_limits (const CudaFunctions * cu, AVBufferRef * ref, guint index)
   guint64 bytes;
   gboolean ok;
 
-  if (!env || !*env)
-    return;
-  bytes = g_ascii_strtoull (env, &end, 10);
-  if (!end || *end) {
-    GST_WARNING ("GST_AVHW_CUDA_STACK_SIZE=%s is not a number of bytes: "
-        "ignored", env);
-    return;
+  bytes = CUDA_DEFAULT_STACK_SIZE;
+  if (env && *env) {
+    bytes = g_ascii_strtoull (env, &end, 10);
+    if (!end || *end) {
+      GST_WARNING ("GST_AVHW_CUDA_STACK_SIZE=%s is not a number of bytes: "
+          "using %d", env, CUDA_DEFAULT_STACK_SIZE);
+      bytes = CUDA_DEFAULT_STACK_SIZE;
+    }
   }
   if (!CUDA_CHECK_ERR (cu->cuCtxPushCurrent (hwctx->cuda_ctx), NULL))
     return;
@@ -333,7 +352,7 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
   char err[AV_ERROR_MAX_STRING_SIZE];
   gchar *devstr = g_strdup_printf ("%u", index);
   gchar *reason = NULL;
-  gboolean shared = !cuda_options_ask_private (options);
+  gboolean shared = !cuda_options_ask_private (options), fresh;
   int ret;
 
   cu = cuda_ensure_probed (&reason);
@@ -347,6 +366,7 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
     ref = cuda_wrap_primary (cu, index, error);
     goto done;
   }
+  fresh = !shared || !cuda_primary_active (cu, index);
   gst_avhw_options_to_dict (options, &dict);
   ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_CUDA, devstr, dict,
       AV_CUDA_USE_PRIMARY_CONTEXT);
@@ -359,7 +379,7 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
         "device's primary context: %s", index,
         av_make_error_string (err, sizeof (err), ret));
     ref = NULL;
-  } else {
+  } else if (fresh) {
     cuda_apply_limits (cu, ref, index);
   }
 

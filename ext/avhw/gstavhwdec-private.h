@@ -23,6 +23,7 @@ struct _GstAvhwDec
   GstAvhwElementDevice dev;
   gchar *decoder_name;
   gint extra_frames;
+  gint threads;
   gboolean fallback;
 
   GstVideoCodecState *input_state;

@@ -41,11 +41,17 @@ enum
   PROP_DECODER = GST_AVHW_ELEMENT_PROP_LAST,
   PROP_EXTRA_FRAMES,
   PROP_FALLBACK,
+  PROP_THREADS,
 };
 
 #define DEFAULT_PROP_DECODER NULL
-#define DEFAULT_PROP_EXTRA_FRAMES 4
+#define DEFAULT_PROP_EXTRA_FRAMES 0
 #define DEFAULT_PROP_FALLBACK TRUE
+#define DEFAULT_PROP_THREADS 0
+/* threads=0 with a hardware decoder: two frame threads overlap parsing
+ * the next frame with waiting for the device on this one (H.265 on NVDEC:
+ * +10% fps, see docs/performance.md); each thread adds a surface. */
+#define HW_AUTO_THREADS 2
 /* Frames FFmpeg never returns (dropped as corrupt) are released once this
  * many later frames have come out. */
 #define MAX_PENDING_AGE 64
@@ -145,10 +151,12 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
         av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
     ctx->get_format = get_format;
     ctx->extra_hw_frames = self->extra_frames;
-    ctx->thread_count = 1;
+    ctx->thread_count = self->threads ? self->threads : HW_AUTO_THREADS;
   } else {
-    ctx->thread_count = 0;
+    ctx->thread_count = self->threads;
   }
+  if (ctx->thread_count != 1)
+    ctx->thread_type = FF_THREAD_FRAME;
   if (!set_extradata (ctx, self->input_state)) {
     avcodec_free_context (&ctx);
     return FALSE;
@@ -448,7 +456,7 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
     if (!hw)
       goto transfer_failed;
     if (self->device_memory && is_hw
-        && g_atomic_int_get (&self->held->held) >= self->extra_frames) {
+        && g_atomic_int_get (&self->held->held) > self->extra_frames) {
       AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
 
       if (copy) {
@@ -762,6 +770,9 @@ gst_avhw_dec_set_property (GObject * object, guint prop_id,
     case PROP_FALLBACK:
       self->fallback = g_value_get_boolean (value);
       break;
+    case PROP_THREADS:
+      self->threads = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -787,6 +798,9 @@ gst_avhw_dec_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_FALLBACK:
       g_value_set_boolean (value, self->fallback);
+      break;
+    case PROP_THREADS:
+      g_value_set_int (value, self->threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -848,11 +862,15 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * GstAvhwDec:extra-frames:
    *
    * Surfaces added to the decoder's pool for frames held downstream
-   * (queues, encoders).
+   * (queues, encoders). One held frame (a sink's last sample) is covered
+   * by the spare surfaces FFmpeg gives every hardware decoder; when
+   * downstream holds more than extra-frames + 1 of the decoder's frames,
+   * further frames are copied on the device instead.
    */
   g_object_class_install_property (gobject_class, PROP_EXTRA_FRAMES,
       g_param_spec_int ("extra-frames", "Extra frames",
-          "Extra surfaces in the device pool for frames held downstream",
+          "Extra surfaces in the device pool for frames held downstream "
+          "(each costs device memory; past them frames are copied)",
           0, 64, DEFAULT_PROP_EXTRA_FRAMES,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
@@ -866,6 +884,20 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
       g_param_spec_boolean ("fallback", "Fallback",
           "Decode in software when the device cannot (warning); off: error",
           DEFAULT_PROP_FALLBACK,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwDec:threads:
+   *
+   * FFmpeg frame threads. 0: automatic, two for a hardware decoder (the
+   * next frame is parsed while the device decodes this one; each thread
+   * adds a surface and a frame of latency), one per CPU for software
+   * decoding; 1: decode in the streaming thread only.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_int ("threads", "Threads",
+          "FFmpeg frame threads (0: automatic, 2 for hardware decoders; "
+          "1: none)", 0, 16, DEFAULT_PROP_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
@@ -898,6 +930,7 @@ gst_avhw_dec_init (GstAvhwDec * self)
   gst_avhw_element_device_init (&self->dev);
   self->extra_frames = DEFAULT_PROP_EXTRA_FRAMES;
   self->fallback = DEFAULT_PROP_FALLBACK;
+  self->threads = DEFAULT_PROP_THREADS;
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
 }

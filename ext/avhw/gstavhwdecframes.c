@@ -96,10 +96,12 @@ gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
 }
 
 /* Hardware decoders (FFmpeg's nvdec among them) keep a decode surface for
- * every frame they output until that frame is freed. When downstream
- * holds as many frames as extra-frames allows, one more would starve the
- * decoder ("No decoder surfaces left"): that frame is copied on the device
- * into a pool of our own instead, when the backend can copy. */
+ * every frame they output until that frame is freed. FFmpeg sizes their
+ * pools as the stream's DPB plus a few spares (nvdec: 4, one per frame
+ * thread beyond that) plus extra-frames. When downstream already holds
+ * extra-frames + 1 of them, one more could starve the decoder ("No decoder
+ * surfaces left"): that frame is copied on the device into a pool of our
+ * own instead, when the backend can copy. */
 AVFrame *
 gst_avhw_dec_copy_off_decoder (GstAvhwDec * self, const AVFrame * frame)
 {

@@ -15,7 +15,8 @@
  * included, as a `time ffmpeg ...` would count), CPU time per frame
  * (user + system, whole process) and the peak device memory of the process
  * (NVML, sampled every 20 ms; "-" without an NVIDIA driver or with
- * --no-memory).
+ * --no-memory); the RESULT line also has eos_proc_mib, what the process
+ * holds once every pipeline reached EOS (before teardown; -1: unknown).
  * With --exec it runs K copies of COMMAND (e.g. ffmpeg) as child processes
  * at once instead, and reports their wall time (start to the last exit), the
  * CPU time of the children, and the peak of their summed device memory;
@@ -128,7 +129,7 @@ main (int argc, char **argv)
   GstElement **pipes;
   Stream *streams;
   GThread *thr;
-  gdouble t_start, t_end = 0, first = 0, cpu0, cpu1, mem0;
+  gdouble t_start, t_end = 0, first = 0, cpu0, cpu1, mem0, held = -1;
   gdouble wall, steady_wall, ttff_max = 0;
   guint64 frames = 0;
   guint failures = 0;
@@ -272,6 +273,7 @@ main (int argc, char **argv)
       gst_message_unref (msg);
   }
   cpu1 = bench_cpu_s ();
+  held = bench_proc_used_mib ();
   g_atomic_int_set (&sampling, 0);
   g_thread_join (thr);
 
@@ -300,10 +302,11 @@ main (int argc, char **argv)
   g_printerr ("RESULT label=%s streams=%d frames=%" G_GUINT64_FORMAT
       " wall_s=%.3f fps=%.1f steady_fps=%.1f ttff_max_ms=%.1f process_s=%.3f "
       "cpu_ms_per_frame=%.4f peak_proc_mib=%s peak_gpu_delta_mib=%s "
-      "failures=%u\n", rlabel, k, frames, wall, wall > 0 ? frames / wall : 0,
+      "eos_proc_mib=%.0f failures=%u\n", rlabel, k, frames, wall,
+      wall > 0 ? frames / wall : 0,
       steady_wall > 0 ? frames / steady_wall : 0, ttff_max,
       bench_now_s () - t_main, frames ? (cpu1 - cpu0) * 1e3 / frames : 0, pm,
-      gm, failures);
+      gm, held, failures);
   g_free (pm);
   g_free (gm);
   g_free (pipes);

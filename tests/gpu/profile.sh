@@ -10,14 +10,16 @@
 #            and what lowering its limits gives back
 #   time     the 1800-frame clips as raw elementary streams repeated R times
 #            (default 3: 5400 frames), decoded by ffmpeg -hwaccel cuda
-#            (-threads 1 and default) and by avhwdec (with and without NVML
-#            sampling, with a queue before it); each under the LD_PRELOAD
+#            (-threads 1 and default), by avhwdec threads=1, 2, 3
+#            (PROFILE_THREADS) and nvh26Xdec; each under the LD_PRELOAD
 #            timer (tests/bench/lavc-time.c): steady fps from the first to
 #            the last decoded frame, and per frame the time inside
 #            avcodec_send_packet / avcodec_receive_frame and outside them
-#   memory   peak process device memory for K = 1, 2, 8 avhwdec pipelines at
-#            extra-frames 0, 1, 2, 4, and with GST_AVHW_CUDA_STACK_SIZE=0
-#            (H.264; H.265 at K = 1, 2)
+#   memory   process device memory (peak, and held at EOS) for K = 1, 2, 8
+#            avhwdec pipelines for each EXTRA:THREADS:STACK of PROFILE_MEMORY
+#            (extra-frames, threads, GST_AVHW_CUDA_STACK_SIZE; default
+#            "0:1: 0:2: 1:2: 0:3: 4:1:1024", the last as before issue 8's
+#            changes); H.265 at K = 1, 2
 # Prints Markdown; LAVC-TIME and RESULT lines as they come.
 set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
@@ -73,16 +75,15 @@ if part time; then
         echo "### $c: $(basename "$F") x $REPEAT as a raw stream, $n frames"
         echo
         for r in 1 2; do
-            timed "ffmpeg cuda -threads 1 $c" ffmpeg -v error -nostdin -threads 1 -hwaccel cuda \
-                -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
             timed "ffmpeg cuda $c" ffmpeg -v error -nostdin -hwaccel cuda \
                 -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
-            timed "avhwdec $c" "$BENCH_BIN/avhw-bench-decode" --label "avhwdec $c" -- \
-                "filesrc location=$TMP/long.$c ! $parse ! avhwdec device=$DEVICE ! fakesink name=sink sync=false"
-            timed "avhwdec no-NVML $c" "$BENCH_BIN/avhw-bench-decode" --no-memory --label "avhwdec no-NVML $c" -- \
-                "filesrc location=$TMP/long.$c ! $parse ! avhwdec device=$DEVICE ! fakesink name=sink sync=false"
-            timed "avhwdec queue $c" "$BENCH_BIN/avhw-bench-decode" --no-memory --label "avhwdec queue $c" -- \
-                "filesrc location=$TMP/long.$c ! $parse ! queue ! avhwdec device=$DEVICE ! fakesink name=sink sync=false"
+            timed "ffmpeg cuda -threads 1 $c" ffmpeg -v error -nostdin -threads 1 -hwaccel cuda \
+                -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
+            for t in ${PROFILE_THREADS:-1 2 3}; do
+                timed "avhwdec threads=$t $c" "$BENCH_BIN/avhw-bench-decode" --no-memory \
+                    --label "avhwdec threads=$t $c" -- "filesrc location=$TMP/long.$c ! $parse ! \
+                    avhwdec device=$DEVICE threads=$t ! fakesink name=sink sync=false"
+            done
             if has_element "nv${c}dec"; then
                 timed "nv${c}dec $c" "$BENCH_BIN/avhw-bench-decode" --no-memory --label "nv${c}dec $c" -- \
                     "filesrc location=$TMP/long.$c ! $parse ! nv${c}dec ! video/x-raw(memory:CUDAMemory) ! fakesink name=sink sync=false"
@@ -93,26 +94,25 @@ if part time; then
 fi
 
 if part memory; then
-    echo "### Device memory by extra-frames (peak MiB of the process)"
+    echo "### Device memory (MiB of the process: peak / held at EOS)"
     echo
-    echo "| codec | extra-frames | GST_AVHW_CUDA_STACK_SIZE | K=1 | K=2 | K=8 | per further decoder (K=8) |"
-    echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
+    echo "| codec | extra-frames | threads | GST_AVHW_CUDA_STACK_SIZE | K=1 | K=2 | K=8 | per further decoder (held, K=8) |"
+    echo "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |"
     for c in h264 h265; do
         F=$CLIPS/bench-1080p-$c.mp4
         [ -f "$F" ] || continue
-        for v in 0: 1: 2: 4: 1:0 4:0; do
-            e=${v%%:*}; st=${v#*:}
-            [ "$c" = h265 ] && [ -n "$st" ] && continue
-            m=()
+        for v in ${PROFILE_MEMORY:-0:1: 0:2: 1:2: 0:3: 4:1:1024}; do
+            IFS=: read -r e t st <<< "$v"
+            m=(); h=()
             for k in 1 2 8; do
-                if [ "$c" = h265 ] && [ "$k" = 8 ]; then m+=("-"); continue; fi
-                GST_AVHW_CUDA_STACK_SIZE=$st BENCH_EXTRA="codec=$c extra=$e stack=${st:-default}" \
-                    run_decode "mem $c e=$e" -k "$k" -- \
-                    "filesrc location=$F ! parsebin ! avhwdec device=$DEVICE extra-frames=$e ! fakesink name=sink sync=false" > /dev/null
-                m+=("$(result_get peak_proc_mib)")
+                if [ "$c" = h265 ] && [ "$k" = 8 ]; then m+=("-"); h+=("-"); continue; fi
+                GST_AVHW_CUDA_STACK_SIZE=$st BENCH_EXTRA="codec=$c extra=$e threads=$t stack=${st:-default}" \
+                    run_decode "mem $c e=$e t=$t" -k "$k" -- \
+                    "filesrc location=$F ! parsebin ! avhwdec device=$DEVICE extra-frames=$e threads=$t ! fakesink name=sink sync=false" > /dev/null
+                m+=("$(result_get peak_proc_mib)"); h+=("$(result_get eos_proc_mib)")
             done
-            per=$(awk -v a="${m[0]}" -v b="${m[2]}" 'BEGIN { if (b != "-" && a != "") printf "%.1f", (b - a) / 7; else print "-" }')
-            echo "| $c | $e | ${st:-default} | ${m[0]} | ${m[1]} | ${m[2]} | $per |"
+            per=$(awk -v a="${h[0]}" -v b="${h[2]}" 'BEGIN { if (b != "-" && a != "") printf "%.1f", (b - a) / 7; else print "-" }')
+            echo "| $c | $e | $t | ${st:-default} | ${m[0]} / ${h[0]} | ${m[1]} / ${h[1]} | ${m[2]} / ${h[2]} | $per |"
         done
     done
     echo
