@@ -11,7 +11,8 @@
 #   time     the 1800-frame clips as raw elementary streams repeated R times
 #            (default 3: 5400 frames), decoded by ffmpeg -hwaccel cuda
 #            (-threads 1 and default), by avhwdec threads=1, 2, 3
-#            (PROFILE_THREADS) and nvh26Xdec; each under the LD_PRELOAD
+#            (PROFILE_THREADS) and nvh26Xdec, PROFILE_RUNS times (2); each
+#            under the LD_PRELOAD
 #            timer (tests/bench/lavc-time.c): steady fps from the first to
 #            the last decoded frame, and per frame the time inside
 #            avcodec_send_packet / avcodec_receive_frame and outside them
@@ -74,7 +75,7 @@ if part time; then
         n=$(( $(clip_frames "$F") * REPEAT ))
         echo "### $c: $(basename "$F") x $REPEAT as a raw stream, $n frames"
         echo
-        for r in 1 2; do
+        for _ in $(seq "${PROFILE_RUNS:-2}"); do
             timed "ffmpeg cuda $c" ffmpeg -v error -nostdin -hwaccel cuda \
                 -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
             timed "ffmpeg cuda -threads 1 $c" ffmpeg -v error -nostdin -threads 1 -hwaccel cuda \
