@@ -16,7 +16,7 @@
  * parsing, GStreamer, ffmpeg's filters and muxer). The per-frame times
  * count calls made after the first frame came out. Meant for one decoder
  * per process; with several, the sums mix them. LAVC_TIME_LABEL names the
- * row.
+ * row; LAVC_TIME_OUT=FILE appends the line to FILE instead.
  *
  *   LD_PRELOAD=.../libavhw-lavc-time.so ffmpeg -hwaccel cuda ... -f null -
  */
@@ -119,13 +119,15 @@ __attribute__((destructor))
   long long frames = atomic_load (&n_frames);
   double wall = (atomic_load (&t_last) - atomic_load (&t_first)) / 1e9;
   double f = frames > 1 ? (double) (frames - 1) : 1.0, cpu;
+  FILE *out;
 
   if (!frames)
     return;
   getrusage (RUSAGE_SELF, &ru);
   cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-  fprintf (stderr, "LAVC-TIME label=%s packets=%lld frames=%lld "
+  out = getenv ("LAVC_TIME_OUT") ? fopen (getenv ("LAVC_TIME_OUT"), "a") : NULL;
+  fprintf (out ? out : stderr, "LAVC-TIME label=%s packets=%lld frames=%lld "
       "decode_wall_s=%.3f steady_fps=%.1f send_ms_per_frame=%.4f "
       "receive_ms_per_frame=%.4f outside_ms_per_frame=%.4f "
       "cpu_ms_per_frame=%.4f\n", label ? label : "-",
@@ -134,4 +136,6 @@ __attribute__((destructor))
       atomic_load (&ns_send) / 1e6 / f, atomic_load (&ns_recv) / 1e6 / f,
       (wall * 1e3 - (atomic_load (&ns_send) + atomic_load (&ns_recv)) / 1e6)
       / f, cpu * 1e3 / frames);
+  if (out)
+    fclose (out);
 }

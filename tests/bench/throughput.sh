@@ -24,8 +24,9 @@
 # All fakesinks are sync=false. Columns: "fps" counts from set_state(PLAYING)
 # (pipelines) or from process start (ffmpeg); "steady fps" from the first frame
 # to EOS; "process s" is the whole process (gst_init and plugin loading
-# included), the number comparable with ffmpeg's. For ffmpeg the steady rate is
-# estimated from the 30-frame clip: (N - 30) / (t_N - t_30).
+# included), the number comparable with ffmpeg's. For ffmpeg the steady rate
+# comes from tests/bench/lavc-time.c preloaded into it (first to last decoded
+# frame; LAVC_TIME_SO, found beside avhw-bench-decode); without it, none.
 set -u
 . "$(dirname "$0")/bench-lib.sh"
 DEVICE=auto
@@ -45,6 +46,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 find_bench_bin
+LAVC_TIME_SO=${LAVC_TIME_SO:-$BENCH_BIN/libavhw-lavc-time.so}
+[ -f "$LAVC_TIME_SO" ] || LAVC_TIME_SO=""
 BENCH_NAME=throughput
 CUDA=0; case "$DEVICE" in cuda*) CUDA=1 ;; esac
 SINK="fakesink name=sink sync=false"
@@ -92,16 +95,18 @@ for c in $CODECS; do
         want ffmpeg-cpu && ffrows+=("ffmpeg CPU|")
         for row in "${ffrows[@]}"; do
             label=${row%%|*}; opts=${row#*|}
+            lt=$(mktemp); rm -f "$lt"
             # shellcheck disable=SC2086
-            BENCH_EXTRA="codec=$c run=$r clip=30f" run_decode "$label (30 frames)" --frames 30 --exec -- \
-                ffmpeg -v error -nostdin $opts -i "$S" -f null -
-            t30=$(result_get wall_s)
-            # shellcheck disable=SC2086
-            BENCH_EXTRA="codec=$c run=$r" run_decode "$label" --frames "$N" --exec -- \
+            LAVC_TIME_OUT=$lt LD_PRELOAD=${LAVC_TIME_SO:-} BENCH_EXTRA="codec=$c run=$r" \
+                run_decode "$label" --frames "$N" --exec -- \
                 ffmpeg -v error -nostdin $opts -i "$F" -f null -
-            tn=$(result_get wall_s)
             PROC_FPS[$c/$label]=$(best "$(result_get fps)" "${PROC_FPS[$c/$label]:-0}")
-            STEADY_FPS[$c/$label]=$(best "$(awk -v n="$N" -v a="$t30" -v b="$tn" 'BEGIN { if (b > a) printf "%.1f", (n - 30) / (b - a) }')" "${STEADY_FPS[$c/$label]:-0}")
+            if [ -s "$lt" ]; then
+                sf=$(tr ' ' '\n' < "$lt" | sed -n 's/^steady_fps=//p' | head -n1)
+                echo "    ($label: steady $sf fps from the first to the last decoded frame, lavc-time)"
+                STEADY_FPS[$c/$label]=$(best "$sf" "${STEADY_FPS[$c/$label]:-0}")
+            fi
+            rm -f "$lt"
         done
     done
     echo
