@@ -15,7 +15,9 @@
 #   ffmpeg CPU, K processes (non-CUDA devices only)
 # Aggregate fps = all frames / (first start to last EOS or exit). Device memory:
 # peak of the process (avhwdec, nvh264dec) or of the K processes summed (ffmpeg),
-# from NVML; the per-decoder cost is (peak(K) - peak(1)) / (K - 1).
+# from NVML, and for avhwdec also what the process holds at EOS; the
+# per-decoder cost is (held(K) - held(1)) / (K - 1) (the peak includes the
+# CUDA context's moment at full size before its stack limit is lowered).
 # CPU ms/frame: user + system time of the process(es) over all frames.
 set -u
 . "$(dirname "$0")/bench-lib.sh"
@@ -47,7 +49,7 @@ echo "## Scaling: concurrent streams (device=$DEVICE), $(basename "$CLIP"), $N f
 echo
 machine_info
 echo
-declare -A FPS MEM
+declare -A FPS MEM HELD
 HEADER=--header
 NVDESC=""
 if [ "$CUDA" = 1 ] && [ "$NVDEC" = 1 ] && want nvdec && has_element "nv${C}dec"; then
@@ -60,6 +62,7 @@ for k in $STREAMS; do
             "filesrc location=$CLIP ! parsebin ! avhwdec device=$DEVICE ! $SINK"
         HEADER=""
         FPS[avhwdec/$k]=$(result_get fps); MEM[avhwdec/$k]=$(result_get peak_proc_mib)
+        HELD[avhwdec/$k]=$(result_get eos_proc_mib)
     fi
     if [ "$CUDA" = 1 ]; then
         if want ffmpeg; then
@@ -80,14 +83,14 @@ for k in $STREAMS; do
     fi
 done
 echo
-echo "| streams | avhwdec fps (1 process) | ffmpeg fps (K processes) | avhwdec / ffmpeg | nv${C}dec fps (1 process) | avhwdec dev MiB | per extra decoder MiB | ffmpeg dev MiB (sum) | nv${C}dec dev MiB |"
+echo "| streams | avhwdec fps (1 process) | ffmpeg fps (K processes) | avhwdec / ffmpeg | nv${C}dec fps (1 process) | avhwdec dev MiB (peak / held at EOS) | per extra decoder MiB (held) | ffmpeg dev MiB (sum) | nv${C}dec dev MiB |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 first=${STREAMS%% *}
 for k in $STREAMS; do
     awk -v k="$k" -v a="${FPS[avhwdec/$k]:-}" -v f="${FPS[ffmpeg/$k]:-}" -v n="${FPS[nvdec/$k]:--}" \
-        -v am="${MEM[avhwdec/$k]:--}" -v a1="${MEM[avhwdec/$first]:--}" -v k1="$first" \
+        -v am="${MEM[avhwdec/$k]:--}" -v ah="${HELD[avhwdec/$k]:--}" -v a1="${HELD[avhwdec/$first]:--}" -v k1="$first" \
         -v fm="${MEM[ffmpeg/$k]:--}" -v nm="${MEM[nvdec/$k]:--}" 'BEGIN {
-        per = (k > k1 && am != "-" && a1 != "-") ? sprintf("%.0f", (am - a1) / (k - k1)) : "-"
-        printf "| %d | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n", k, a, f,
-            (f > 0 ? sprintf("%.2f", a / f) : "-"), n, am, per, fm, nm }'
+        per = (k > k1 && ah != "-" && a1 != "-" && ah >= 0 && a1 >= 0) ? sprintf("%.0f", (ah - a1) / (k - k1)) : "-"
+        printf "| %d | %.0f | %.0f | %s | %s | %s / %s | %s | %s | %s |\n", k, a, f,
+            (f > 0 ? sprintf("%.2f", a / f) : "-"), n, am, ah, per, fm, nm }'
 done
