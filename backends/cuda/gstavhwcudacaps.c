@@ -24,8 +24,9 @@ GST_DEBUG_CATEGORY_STATIC (cuda_caps_debug);
 static GMutex caps_lock;
 static CuvidFunctions *cuvid;
 static gboolean cuvid_tried;
-/* per device: bit set when asked; per device: bit set when decodable */
-static guint32 asked[MAX_DEVICES], decodes[MAX_DEVICES];
+/* per device: queried yet; bit per cudaVideoCodec set when decodable */
+static gboolean asked[MAX_DEVICES];
+static guint32 decodes[MAX_DEVICES];
 
 static gboolean
 cuda_codec (enum AVCodecID id, cudaVideoCodec * codec)
@@ -60,29 +61,43 @@ cuda_codec (enum AVCodecID id, cudaVideoCodec * codec)
   }
 }
 
-/* lock held; 8-bit 4:2:0, the common case: a GPU that lacks it lacks the
- * codec (profiles it cannot do are refused later, in get_format). */
-static gboolean
-query_locked (const CudaFunctions * cu, guint index, cudaVideoCodec codec)
+static const cudaVideoCodec all_codecs[] = {
+  cudaVideoCodec_H264, cudaVideoCodec_HEVC, cudaVideoCodec_VP9,
+  cudaVideoCodec_VP8, cudaVideoCodec_AV1, cudaVideoCodec_MPEG2,
+  cudaVideoCodec_MPEG4, cudaVideoCodec_JPEG,
+};
+
+/* lock held. Every codec at once: when nobody holds the primary context
+ * yet, retaining it creates a context (100+ ms) and releasing it destroys
+ * it again, so one query per codec cost a context each (the first
+ * pipeline of a process waited ~0.5 s for them). 8-bit 4:2:0, the common
+ * case: a GPU that lacks it lacks the codec (profiles it cannot do are
+ * refused later, in get_format). */
+static void
+query_all_locked (const CudaFunctions * cu, guint index)
 {
-  CUVIDDECODECAPS caps = { 0, };
   CUdevice dev;
   CUcontext ctx, dummy;
-  gboolean ok = FALSE;
+  guint i;
 
+  asked[index] = TRUE;
   if (cu->cuDeviceGet (&dev, index) != CUDA_SUCCESS
       || cu->cuDevicePrimaryCtxRetain (&ctx, dev) != CUDA_SUCCESS)
-    return FALSE;
+    return;
   if (cu->cuCtxPushCurrent (ctx) == CUDA_SUCCESS) {
-    caps.eCodecType = codec;
-    caps.eChromaFormat = cudaVideoChromaFormat_420;
-    caps.nBitDepthMinus8 = 0;
-    ok = cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS
-        && caps.bIsSupported;
+    for (i = 0; i < G_N_ELEMENTS (all_codecs); i++) {
+      CUVIDDECODECAPS caps = { 0, };
+
+      caps.eCodecType = all_codecs[i];
+      caps.eChromaFormat = cudaVideoChromaFormat_420;
+      caps.nBitDepthMinus8 = 0;
+      if (cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS
+          && caps.bIsSupported)
+        decodes[index] |= 1u << (guint) all_codecs[i];
+    }
     cu->cuCtxPopCurrent (&dummy);
   }
   cu->cuDevicePrimaryCtxRelease (dev);
-  return ok;
 }
 
 static gboolean
@@ -107,14 +122,10 @@ cuda_device_decodes (GstAvhwBackend * backend, guint index,
     }
   }
   if (cuvid) {
-    if (!(asked[index] & (1u << bit))) {
-      asked[index] |= 1u << bit;
-      if (query_locked (cu, index, codec))
-        decodes[index] |= 1u << bit;
-      GST_INFO ("cuda:%u %s %s in hardware", index,
-          avcodec_get_name (codec_id), (decodes[index] & (1u << bit)) ?
-          "decodes" : "does not decode");
-    }
+    if (!asked[index])
+      query_all_locked (cu, index);
+    GST_DEBUG ("cuda:%u %s %s in hardware", index, avcodec_get_name (codec_id),
+        (decodes[index] & (1u << bit)) ? "decodes" : "does not decode");
     ret = !!(decodes[index] & (1u << bit));
   }
   g_mutex_unlock (&caps_lock);
