@@ -312,11 +312,9 @@ cuda_options_ask_private (const GstStructure * options)
  * driver's default). A primary context someone else activated first is
  * left as it is. */
 #define CUDA_DEFAULT_STACK_SIZE 0
-static void
-cuda_apply_limits (const CudaFunctions * cu, AVBufferRef * ref, guint index)
+void
+cuda_set_stack_limit (const CudaFunctions * cu, CUcontext ctx, guint index)
 {
-  AVHWDeviceContext *dctx = (AVHWDeviceContext *) ref->data;
-  AVCUDADeviceContext *hwctx = dctx->hwctx;
   const gchar *env = g_getenv ("GST_AVHW_CUDA_STACK_SIZE");
   CUcontext dummy;
   gchar *end = NULL;
@@ -332,7 +330,7 @@ cuda_apply_limits (const CudaFunctions * cu, AVBufferRef * ref, guint index)
       bytes = CUDA_DEFAULT_STACK_SIZE;
     }
   }
-  if (!CUDA_CHECK_ERR (cu->cuCtxPushCurrent (hwctx->cuda_ctx), NULL))
+  if (!CUDA_CHECK_ERR (cu->cuCtxPushCurrent (ctx), NULL))
     return;
   ok = CUDA_CHECK_ERR (cu->cuCtxSetLimit (CU_LIMIT_STACK_SIZE, (size_t) bytes),
       NULL);
@@ -380,10 +378,17 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
         av_make_error_string (err, sizeof (err), ret));
     ref = NULL;
   } else if (fresh) {
-    cuda_apply_limits (cu, ref, index);
+    AVHWDeviceContext *dctx = (AVHWDeviceContext *) ref->data;
+
+    cuda_set_stack_limit (cu, ((AVCUDADeviceContext *) dctx->hwctx)->cuda_ctx,
+        index);
   }
 
 done:
+  /* The device holds the context now (or failed): the capability query's
+   * reference is not needed to keep it alive any more. */
+  if (cu && index < cuda_n_devices)
+    cuda_caps_release_kept (cu, index);
   av_dict_free (&dict);
   g_free (reason);
   g_free (devstr);

@@ -67,23 +67,91 @@ static const cudaVideoCodec all_codecs[] = {
   cudaVideoCodec_MPEG4, cudaVideoCodec_JPEG,
 };
 
-/* lock held. Every codec at once: when nobody holds the primary context
- * yet, retaining it creates a context (100+ ms) and releasing it destroys
- * it again, so one query per codec cost a context each (the first
- * pipeline of a process waited ~0.5 s for them). 8-bit 4:2:0, the common
- * case: a GPU that lacks it lacks the codec (profiles it cannot do are
- * refused later, in get_format). */
+/* When the query had to create the primary context, it is kept for a
+ * while: the backend scan that asks is nearly always followed by a device
+ * opening on that GPU, which would otherwise create the context a second
+ * time (~0.25 s on an H200). It is made as the device would make it (the
+ * scheduling flag FFmpeg asks for, the lowered stack limit), and released
+ * when the device holds its own reference or after KEEP_SECONDS. */
+#define KEEP_SECONDS 10
+static gboolean kept[MAX_DEVICES];
+static GCond kept_cond;
+static gboolean keeper_running;
+
+static gboolean
+any_kept_locked (void)
+{
+  guint i;
+
+  for (i = 0; i < MAX_DEVICES; i++)
+    if (kept[i])
+      return TRUE;
+  return FALSE;
+}
+
+static gpointer
+release_kept_later (gpointer data)
+{
+  const CudaFunctions *cu = data;
+  gint64 deadline = g_get_monotonic_time () + KEEP_SECONDS * G_TIME_SPAN_SECOND;
+  CUdevice dev;
+  guint i;
+
+  g_mutex_lock (&caps_lock);
+  while (any_kept_locked ()
+      && g_cond_wait_until (&kept_cond, &caps_lock, deadline));
+  for (i = 0; i < MAX_DEVICES; i++) {
+    if (kept[i] && cu->cuDeviceGet (&dev, (int) i) == CUDA_SUCCESS) {
+      GST_INFO ("cuda:%u: no device opened within %d s: releasing the "
+          "capability query's context", i, KEEP_SECONDS);
+      cu->cuDevicePrimaryCtxRelease (dev);
+    }
+    kept[i] = FALSE;
+  }
+  keeper_running = FALSE;
+  g_mutex_unlock (&caps_lock);
+  return NULL;
+}
+
+void
+cuda_caps_release_kept (const CudaFunctions * cu, guint index)
+{
+  CUdevice dev;
+
+  if (index >= MAX_DEVICES)
+    return;
+  g_mutex_lock (&caps_lock);
+  if (kept[index] && cu->cuDeviceGet (&dev, (int) index) == CUDA_SUCCESS)
+    cu->cuDevicePrimaryCtxRelease (dev);
+  kept[index] = FALSE;
+  g_cond_broadcast (&kept_cond);
+  g_mutex_unlock (&caps_lock);
+}
+
+/* lock held. Every codec at once: retaining a primary context nobody holds
+ * creates it (100+ ms), releasing it destroys it, and one query per codec
+ * made the first pipeline of a process wait ~0.5 s. 8-bit 4:2:0, the
+ * common case: a GPU that lacks it lacks the codec (profiles it cannot do
+ * are refused later, in get_format). */
 static void
 query_all_locked (const CudaFunctions * cu, guint index)
 {
   CUdevice dev;
   CUcontext ctx, dummy;
+  unsigned int flags = 0;
+  int active = 1;
   guint i;
 
   asked[index] = TRUE;
-  if (cu->cuDeviceGet (&dev, index) != CUDA_SUCCESS
-      || cu->cuDevicePrimaryCtxRetain (&ctx, dev) != CUDA_SUCCESS)
+  if (cu->cuDeviceGet (&dev, index) != CUDA_SUCCESS)
     return;
+  cu->cuDevicePrimaryCtxGetState (dev, &flags, &active);
+  if (!active)
+    cu->cuDevicePrimaryCtxSetFlags (dev, CU_CTX_SCHED_BLOCKING_SYNC);
+  if (cu->cuDevicePrimaryCtxRetain (&ctx, dev) != CUDA_SUCCESS)
+    return;
+  if (!active)
+    cuda_set_stack_limit (cu, ctx, index);
   if (cu->cuCtxPushCurrent (ctx) == CUDA_SUCCESS) {
     for (i = 0; i < G_N_ELEMENTS (all_codecs); i++) {
       CUVIDDECODECAPS caps = { 0, };
@@ -97,7 +165,16 @@ query_all_locked (const CudaFunctions * cu, guint index)
     }
     cu->cuCtxPopCurrent (&dummy);
   }
-  cu->cuDevicePrimaryCtxRelease (dev);
+  if (active) {
+    cu->cuDevicePrimaryCtxRelease (dev);
+    return;
+  }
+  kept[index] = TRUE;
+  if (!keeper_running) {
+    keeper_running = TRUE;
+    g_thread_unref (g_thread_new ("avhw-cuda-keep", release_kept_later,
+            (gpointer) cu));
+  }
 }
 
 static gboolean

@@ -26,6 +26,17 @@ gboolean cuda_check (const CudaFunctions * cu, CUresult res,
 G_GNUC_INTERNAL
 const CudaFunctions * cuda_ensure_probed (gchar ** reason);
 
+/* Lowers ctx's per-thread stack limit (GST_AVHW_CUDA_STACK_SIZE, default 0):
+ * for contexts this backend activates. */
+G_GNUC_INTERNAL
+void cuda_set_stack_limit (const CudaFunctions * cu, CUcontext ctx,
+    guint index);
+
+/* From gstavhwcudacaps.c: drops the reference the capability query kept on
+ * GPU index's primary context, once a device holds its own. */
+G_GNUC_INTERNAL
+void cuda_caps_release_kept (const CudaFunctions * cu, guint index);
+
 G_GNUC_INTERNAL
 AVBufferRef * cuda_wrap_context (CUcontext ctx,
     void (*free_cb) (AVHWDeviceContext *), void *user_opaque,
