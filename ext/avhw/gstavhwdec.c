@@ -48,9 +48,10 @@ enum
 #define DEFAULT_PROP_EXTRA_FRAMES 0
 #define DEFAULT_PROP_FALLBACK TRUE
 #define DEFAULT_PROP_THREADS 0
-/* threads=0 with a hardware decoder: two frame threads overlap parsing
- * the next frame with waiting for the device on this one (H.265 on NVDEC:
- * +10% fps, see docs/performance.md); each thread adds a surface. */
+/* threads=0 with a hardware decoder and upstream not live: two frame
+ * threads overlap parsing the next frame with waiting for the device on
+ * this one (H.265 on NVDEC: +14% fps, docs/performance.md); each thread
+ * adds a surface and a frame of latency. */
 #define HW_AUTO_THREADS 2
 /* Frames FFmpeg never returns (dropped as corrupt) are released once this
  * many later frames have come out. */
@@ -128,6 +129,20 @@ set_extradata (AVCodecContext * ctx, GstVideoCodecState * state)
   return ctx->extradata != NULL;
 }
 
+/* TRUE when upstream says it is live (as gst-libav's avdec asks, to keep
+ * frame threads' latency out of live pipelines). */
+static gboolean
+upstream_is_live (GstAvhwDec * self)
+{
+  GstQuery *q = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_VIDEO_DECODER_SINK_PAD (self), q))
+    gst_query_parse_latency (q, &live, NULL, NULL);
+  gst_query_unref (q);
+  return live;
+}
+
 /* Opens @codec; with @hw on the element's device. */
 static gboolean
 try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
@@ -155,8 +170,13 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   } else {
     ctx->thread_count = self->threads;
   }
-  if (ctx->thread_count != 1)
-    ctx->thread_type = FF_THREAD_FRAME;
+  ctx->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  if (!self->threads && upstream_is_live (self)) {
+    /* Frame threads add a frame of latency each; live decoding keeps the
+     * streaming thread (software: slice threads only). */
+    ctx->thread_count = hw ? 1 : 0;
+    ctx->thread_type = FF_THREAD_SLICE;
+  }
   if (!set_extradata (ctx, self->input_state)) {
     avcodec_free_context (&ctx);
     return FALSE;
@@ -892,12 +912,13 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * FFmpeg frame threads. 0: automatic, two for a hardware decoder (the
    * next frame is parsed while the device decodes this one; each thread
    * adds a surface and a frame of latency), one per CPU for software
-   * decoding; 1: decode in the streaming thread only.
+   * decoding, and none when upstream is live (software: slice threads);
+   * 1: decode in the streaming thread only.
    */
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_int ("threads", "Threads",
-          "FFmpeg frame threads (0: automatic, 2 for hardware decoders; "
-          "1: none)", 0, 16, DEFAULT_PROP_THREADS,
+          "FFmpeg frame threads (0: automatic: 2 for hardware decoders, "
+          "none when live; 1: none)", 0, 16, DEFAULT_PROP_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 

@@ -594,6 +594,71 @@ GST_START_TEST (test_fallback_warns)
 
 GST_END_TEST;
 
+/* Runs @desc (its decoder named "d") to EOS; the latency avhwdec reports. */
+static GstClockTime
+decoder_latency (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err), *d;
+  GstClockTime min = GST_CLOCK_TIME_NONE, max;
+  GstMessage *msg;
+
+  fail_unless (p != NULL, "%s", err ? err->message : "");
+  d = gst_bin_get_by_name (GST_BIN (p), "d");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", desc);
+  gst_message_unref (msg);
+  gst_video_decoder_get_latency (GST_VIDEO_DECODER (d), &min, &max);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (d);
+  gst_object_unref (p);
+  return min;
+}
+
+/* threads: explicit counts add (count - 1) frames of latency (frame
+ * threads); automatic keeps frame threads out of live pipelines. The clips
+ * have no B-frames, so any latency is the threads'. */
+GST_START_TEST (test_threads_latency)
+{
+  const GstClockTime frame = GST_SECOND / 30;
+  gchar *clip = make_clip ("nob.h264", "video/x-raw,width=176,height=144,"
+      "framerate=30/1", "bframes=0", 15);
+  gchar *desc;
+  GstClockTime lat;
+
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec name=d "
+      "threads=3 ! fakesink", clip);
+  lat = decoder_latency (desc);
+  fail_unless_equals_uint64 (lat, 2 * frame);
+  g_free (desc);
+
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec name=d "
+      "threads=1 ! fakesink", clip);
+  fail_unless_equals_uint64 (decoder_latency (desc), 0);
+  g_free (desc);
+
+  /* automatic, not live: frame threads (where there is more than one CPU
+   * for software decoding; two threads for hardware) */
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec name=d "
+      "! fakesink", clip);
+  lat = decoder_latency (desc);
+  if (g_get_num_processors () > 1)
+    fail_unless (lat >= frame, "latency %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (lat));
+  g_free (desc);
+
+  /* automatic, live upstream: no frame threads, no latency added */
+  fail_unless_equals_uint64 (decoder_latency ("videotestsrc is-live=true "
+          "num-buffers=10 ! video/x-raw,width=176,height=144,framerate=30/1 ! "
+          "x264enc tune=zerolatency ! h264parse ! avhwdec name=d ! "
+          "fakesink"), 0);
+  g_free (clip);
+}
+
+GST_END_TEST;
+
 static void
 remove_tmpdir (void)
 {
@@ -644,6 +709,7 @@ avhwdec_suite (void)
   tcase_add_test (tc, test_downstream_refuses_format);
   tcase_add_test (tc, test_clear_errors);
   tcase_add_test (tc, test_fallback_warns);
+  tcase_add_test (tc, test_threads_latency);
   return s;
 }
 
