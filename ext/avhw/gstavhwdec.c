@@ -48,10 +48,10 @@ enum
 #define DEFAULT_PROP_EXTRA_FRAMES 0
 #define DEFAULT_PROP_FALLBACK TRUE
 #define DEFAULT_PROP_THREADS 0
-/* threads=0 with a hardware decoder and upstream not live: two frame
- * threads overlap parsing the next frame with waiting for the device on
- * this one (H.265 on NVDEC: +14% fps, docs/performance.md); each thread
- * adds a surface and a frame of latency. */
+/* threads=0 with a hardware decoder alone on its device and upstream not
+ * live: two frame threads overlap parsing the next frame with waiting for
+ * the device on this one (H.265 on NVDEC: +14% fps, docs/performance.md);
+ * each thread adds a surface and a frame of latency. */
 #define HW_AUTO_THREADS 2
 /* Frames FFmpeg never returns (dropped as corrupt) are released once this
  * many later frames have come out. */
@@ -102,9 +102,35 @@ get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
   return avcodec_default_get_format (ctx, fmts);
 }
 
+/* Hardware decoders open in this process, per device name, for
+ * threads=0: frame threads pay only for a decoder alone on its device (on
+ * the H200, +14% H.265 fps for one stream, nothing with several, where the
+ * engines are the limit) and cost surfaces. */
+static GMutex hw_users_lock;
+static GHashTable *hw_users;
+
+static guint
+hw_users_change (const gchar * name, gint delta)
+{
+  guint before;
+
+  g_mutex_lock (&hw_users_lock);
+  if (!hw_users)
+    hw_users = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  before = GPOINTER_TO_UINT (g_hash_table_lookup (hw_users, name));
+  if (delta)
+    g_hash_table_insert (hw_users, g_strdup (name),
+        GUINT_TO_POINTER ((guint) ((gint) before + delta)));
+  g_mutex_unlock (&hw_users_lock);
+  return before;
+}
+
 static void
 close_codec (GstAvhwDec * self)
 {
+  if (self->counted)
+    hw_users_change (gst_avhw_device_get_name (DEVICE (self)), -1);
+  self->counted = FALSE;
   avcodec_free_context (&self->ctx);
   self->codec = NULL;
   av_buffer_unref (&self->upload_frames);
@@ -166,7 +192,9 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
         av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
     ctx->get_format = get_format;
     ctx->extra_hw_frames = self->extra_frames;
-    ctx->thread_count = self->threads ? self->threads : HW_AUTO_THREADS;
+    ctx->thread_count = self->threads ? self->threads :
+        hw_users_change (gst_avhw_device_get_name (DEVICE (self)), 0) ? 1 :
+        HW_AUTO_THREADS;
   } else {
     ctx->thread_count = self->threads;
   }
@@ -191,6 +219,12 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   self->ctx = ctx;
   self->codec = codec;
   self->hw = hw;
+  if (hw) {
+    hw_users_change (gst_avhw_device_get_name (DEVICE (self)), 1);
+    self->counted = TRUE;
+  }
+  GST_DEBUG_OBJECT (self, "%d thread(s), type 0x%x", ctx->thread_count,
+      ctx->active_thread_type);
   GST_INFO_OBJECT (self, "opened %s decoder %s on %s", hw ? "hardware" :
       "software", codec->name, gst_avhw_device_get_name (DEVICE (self)));
   return TRUE;
@@ -909,16 +943,18 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
   /**
    * GstAvhwDec:threads:
    *
-   * FFmpeg frame threads. 0: automatic, two for a hardware decoder (the
-   * next frame is parsed while the device decodes this one; each thread
-   * adds a surface and a frame of latency), one per CPU for software
-   * decoding, and none when upstream is live (software: slice threads);
-   * 1: decode in the streaming thread only.
+   * FFmpeg frame threads. 0: automatic, two for a hardware decoder that
+   * is alone on its device (the next frame is parsed while the device
+   * decodes this one; each thread adds a surface and a frame of latency;
+   * with several decoders the device is the limit), one per CPU for
+   * software decoding, and none when upstream is live (software: slice
+   * threads); 1: decode in the streaming thread only.
    */
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_int ("threads", "Threads",
-          "FFmpeg frame threads (0: automatic: 2 for hardware decoders, "
-          "none when live; 1: none)", 0, 16, DEFAULT_PROP_THREADS,
+          "FFmpeg frame threads (0: automatic: 2 for a hardware decoder "
+          "alone on its device, none when live; 1: none)", 0, 16,
+          DEFAULT_PROP_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
