@@ -175,6 +175,7 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
 {
   AVCodecContext *ctx = avcodec_alloc_context3 (codec);
   char err[AV_ERROR_MAX_STRING_SIZE];
+  guint others;
   int ret;
 
   if (!ctx)
@@ -192,9 +193,12 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
         av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
     ctx->get_format = get_format;
     ctx->extra_hw_frames = self->extra_frames;
+    /* counted from here (decoders opening at the same time see each
+     * other); uncounted again if this one does not open */
+    others = hw_users_change (gst_avhw_device_get_name (DEVICE (self)), 1);
+    self->counted = TRUE;
     ctx->thread_count = self->threads ? self->threads :
-        hw_users_change (gst_avhw_device_get_name (DEVICE (self)), 0) ? 1 :
-        HW_AUTO_THREADS;
+        others ? 1 : HW_AUTO_THREADS;
   } else {
     ctx->thread_count = self->threads;
   }
@@ -206,10 +210,15 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
     ctx->thread_type = FF_THREAD_SLICE;
   }
   if (!set_extradata (ctx, self->input_state)) {
-    avcodec_free_context (&ctx);
-    return FALSE;
+    ret = AVERROR (ENOMEM);
+    goto failed;
   }
   ret = avcodec_open2 (ctx, codec, NULL);
+failed:
+  if (ret < 0 && self->counted) {
+    hw_users_change (gst_avhw_device_get_name (DEVICE (self)), -1);
+    self->counted = FALSE;
+  }
   if (ret < 0) {
     g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
         codec->name, av_make_error_string (err, sizeof (err), ret));
@@ -219,10 +228,6 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   self->ctx = ctx;
   self->codec = codec;
   self->hw = hw;
-  if (hw) {
-    hw_users_change (gst_avhw_device_get_name (DEVICE (self)), 1);
-    self->counted = TRUE;
-  }
   GST_DEBUG_OBJECT (self, "%d thread(s), type 0x%x", ctx->thread_count,
       ctx->active_thread_type);
   GST_INFO_OBJECT (self, "opened %s decoder %s on %s", hw ? "hardware" :
