@@ -3,7 +3,7 @@
  *
  * One process builds, runs to EOS and tears down N pipelines in a row,
  *
- *   filesrc location=FILE ! parsebin ! avhwdec device=D ! avhwdownload ! fakesink
+ *   filesrc location=FILE ! parsebin ! avhwdec device=D ! avhwdownload device=D ! fakesink
  *
  * and prints, per iteration, the wall time (build to teardown), the time to
  * first frame (set_state PLAYING to the first buffer at the sink's pad), the
@@ -74,7 +74,7 @@ main (int argc, char **argv)
 {
   gint iterations = 20;
   gchar *device = g_strdup ("auto");
-  gchar *sink = g_strdup ("avhwdownload ! fakesink name=sink sync=false");
+  gchar *sink = NULL;
   gchar *csv_path = NULL, *label = NULL;
   GOptionEntry entries[] = {
     {"iterations", 'n', 0, G_OPTION_ARG_INT, &iterations,
@@ -83,7 +83,7 @@ main (int argc, char **argv)
         "avhwdec device (default auto)", "D"},
     {"sink", 's', 0, G_OPTION_ARG_STRING, &sink,
           "what follows avhwdec; its sink must be named 'sink' "
-          "(default: avhwdownload ! fakesink name=sink sync=false)",
+          "(default: avhwdownload device=D ! fakesink name=sink sync=false)",
         "DESC"},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path,
         "also write the rows as CSV", "FILE"},
@@ -114,6 +114,11 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (octx);
+  /* the downloader on the decoder's device: with device=auto it would open
+   * the best device at READY, before avhwdec has its own (elements.md) */
+  if (!sink)
+    sink = g_strdup_printf ("avhwdownload device=%s ! fakesink name=sink "
+        "sync=false", device);
   gst_init (NULL, NULL);
   gst_avhw_init ();
 

@@ -13,7 +13,7 @@
 # Rows per codec (F = DIR/bench-1080p-CODEC.mp4):
 #   avhwdec D -> fakesink        filesrc ! parsebin ! avhwdec device=D ! fakesink
 #                                (device memory out: no download)
-#   avhwdec D + download         ... ! avhwdec device=D ! avhwdownload ! fakesink
+#   avhwdec D + download         ... ! avhwdec device=D ! avhwdownload device=D ! fakesink
 #   nvCODECdec (CUDA only)       filesrc ! parsebin ! nvh264dec|nvh265dec
 #                                ! video/x-raw(memory:CUDAMemory) ! fakesink (device memory out)
 #   avdec_CODEC (CPU)            filesrc ! parsebin ! avdec_h264|avdec_h265 ! fakesink
@@ -72,7 +72,7 @@ for c in $CODECS; do
     HEADER=--header
     rows=()
     want avhwdec && rows+=("avhwdec $DEVICE|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! $SINK")
-    want download && rows+=("avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! avhwdownload ! $SINK")
+    want download && rows+=("avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! avhwdownload device=$DEVICE ! $SINK")
     if want nvdec && [ "$CUDA" = 1 ] && has_element "nv${c}dec"; then
         d=$(nvdec_desc "$c" "$F" "$S")
         [ -n "$d" ] && rows+=("nv${c}dec|$d")
