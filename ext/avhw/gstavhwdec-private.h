@@ -32,7 +32,7 @@ struct _GstAvhwDec
   const AVCodec *codec;
   enum AVPixelFormat hw_pix_fmt;
   gboolean hw;                  /* the current picture came out on the device */
-  gboolean counted;             /* counted in the device's open hardware decoders */
+  gchar *counted;               /* device name this decoder is counted under */
   gboolean warned_software;
   gboolean device_memory;       /* negotiated output memory */
   gboolean foreign_memory;      /* GStreamer's own device memory out */

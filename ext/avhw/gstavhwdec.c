@@ -129,8 +129,8 @@ static void
 close_codec (GstAvhwDec * self)
 {
   if (self->counted)
-    hw_users_change (gst_avhw_device_get_name (DEVICE (self)), -1);
-  self->counted = FALSE;
+    hw_users_change (self->counted, -1);
+  g_clear_pointer (&self->counted, g_free);
   avcodec_free_context (&self->ctx);
   self->codec = NULL;
   av_buffer_unref (&self->upload_frames);
@@ -195,8 +195,11 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
     ctx->extra_hw_frames = self->extra_frames;
     /* counted from here (decoders opening at the same time see each
      * other); uncounted again if this one does not open */
-    others = hw_users_change (gst_avhw_device_get_name (DEVICE (self)), 1);
-    self->counted = TRUE;
+    if (self->counted)
+      hw_users_change (self->counted, -1);
+    g_free (self->counted);
+    self->counted = g_strdup (gst_avhw_device_get_name (DEVICE (self)));
+    others = hw_users_change (self->counted, 1);
     ctx->thread_count = self->threads ? self->threads :
         others ? 1 : HW_AUTO_THREADS;
   } else {
@@ -216,8 +219,8 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   ret = avcodec_open2 (ctx, codec, NULL);
 failed:
   if (ret < 0 && self->counted) {
-    hw_users_change (gst_avhw_device_get_name (DEVICE (self)), -1);
-    self->counted = FALSE;
+    hw_users_change (self->counted, -1);
+    g_clear_pointer (&self->counted, g_free);
   }
   if (ret < 0) {
     g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
