@@ -241,33 +241,20 @@ cuda_release_primary (AVHWDeviceContext * dctx)
     cuda_fns->cuDevicePrimaryCtxRelease (dev);
 }
 
-/* FFmpeg (cuda_context_init) refuses a primary context that is already
- * active with flags other than its own CU_CTX_SCHED_BLOCKING_SYNC, e.g. one
- * PyTorch made first. TRUE when device index's primary context is so. */
-static gboolean
-cuda_primary_taken (const CudaFunctions * cu, guint index)
+/* 1 when device index's primary context is active (someone in this process
+ * retained it), 0 when not, -1 when the driver cannot say; *flags gets its
+ * flags. */
+gint
+cuda_primary_state (const CudaFunctions * cu, guint index, unsigned int *flags)
 {
-  unsigned int flags = 0;
   int active = 0;
   CUdevice dev;
 
-  return cu->cuDeviceGet (&dev, (int) index) == CUDA_SUCCESS
-      && cu->cuDevicePrimaryCtxGetState (dev, &flags, &active) == CUDA_SUCCESS
-      && active && flags != CU_CTX_SCHED_BLOCKING_SYNC;
-}
-
-/* TRUE when device index's primary context is active (someone in this
- * process retained it). */
-static gboolean
-cuda_primary_active (const CudaFunctions * cu, guint index)
-{
-  unsigned int flags = 0;
-  int active = 0;
-  CUdevice dev;
-
-  return cu->cuDeviceGet (&dev, (int) index) == CUDA_SUCCESS
-      && cu->cuDevicePrimaryCtxGetState (dev, &flags, &active) == CUDA_SUCCESS
-      && active;
+  *flags = 0;
+  if (cu->cuDeviceGet (&dev, (int) index) != CUDA_SUCCESS
+      || cu->cuDevicePrimaryCtxGetState (dev, flags, &active) != CUDA_SUCCESS)
+    return -1;
+  return active ? 1 : 0;
 }
 
 /* Sharing the primary context matters more than its scheduling flag: retain
@@ -350,7 +337,8 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
   char err[AV_ERROR_MAX_STRING_SIZE];
   gchar *devstr = g_strdup_printf ("%u", index);
   gchar *reason = NULL;
-  gboolean shared = !cuda_options_ask_private (options), fresh;
+  gboolean shared = !cuda_options_ask_private (options), fresh, active;
+  unsigned int flags;
   int ret;
 
   cu = cuda_ensure_probed (&reason);
@@ -360,11 +348,15 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
         "index out of range");
     goto done;
   }
-  if (shared && cuda_primary_taken (cu, index)) {
+  active = cuda_primary_state (cu, index, &flags) == 1;
+  /* FFmpeg (cuda_context_init) refuses a primary context that is already
+   * active with flags other than its own CU_CTX_SCHED_BLOCKING_SYNC, e.g.
+   * one PyTorch made first. */
+  if (shared && active && flags != CU_CTX_SCHED_BLOCKING_SYNC) {
     ref = cuda_wrap_primary (cu, index, error);
     goto done;
   }
-  fresh = !shared || !cuda_primary_active (cu, index);
+  fresh = !shared || !active;
   gst_avhw_options_to_dict (options, &dict);
   ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_CUDA, devstr, dict,
       AV_CUDA_USE_PRIMARY_CONTEXT);

@@ -138,14 +138,15 @@ query_all_locked (const CudaFunctions * cu, guint index)
 {
   CUdevice dev;
   CUcontext ctx, dummy;
-  unsigned int flags = 0;
-  int active = 1;
+  unsigned int flags;
+  gboolean active;
   guint i;
 
   asked[index] = TRUE;
   if (cu->cuDeviceGet (&dev, index) != CUDA_SUCCESS)
     return;
-  cu->cuDevicePrimaryCtxGetState (dev, &flags, &active);
+  /* unknown: as if someone held it (query, release, keep nothing) */
+  active = cuda_primary_state (cu, index, &flags) != 0;
   if (!active)
     cu->cuDevicePrimaryCtxSetFlags (dev, CU_CTX_SCHED_BLOCKING_SYNC);
   if (cu->cuDevicePrimaryCtxRetain (&ctx, dev) != CUDA_SUCCESS)

@@ -26,6 +26,12 @@ gboolean cuda_check (const CudaFunctions * cu, CUresult res,
 G_GNUC_INTERNAL
 const CudaFunctions * cuda_ensure_probed (gchar ** reason);
 
+/* 1 when GPU index's primary context is active, 0 when not, -1 unknown;
+ * *flags gets its flags. */
+G_GNUC_INTERNAL
+gint cuda_primary_state (const CudaFunctions * cu, guint index,
+    unsigned int *flags);
+
 /* Lowers ctx's per-thread stack limit (GST_AVHW_CUDA_STACK_SIZE, default 0):
  * for contexts this backend activates. */
 G_GNUC_INTERNAL
