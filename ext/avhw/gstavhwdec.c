@@ -109,6 +109,7 @@ get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
 static GMutex hw_users_lock;
 static GHashTable *hw_users;
 
+/* Adds @delta to @name's count; returns the count before. */
 static guint
 hw_users_change (const gchar * name, gint delta)
 {
@@ -118,19 +119,24 @@ hw_users_change (const gchar * name, gint delta)
   if (!hw_users)
     hw_users = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   before = GPOINTER_TO_UINT (g_hash_table_lookup (hw_users, name));
-  if (delta)
-    g_hash_table_insert (hw_users, g_strdup (name),
-        GUINT_TO_POINTER ((guint) ((gint) before + delta)));
+  g_hash_table_insert (hw_users, g_strdup (name),
+      GUINT_TO_POINTER ((guint) ((gint) before + delta)));
   g_mutex_unlock (&hw_users_lock);
   return before;
 }
 
 static void
-close_codec (GstAvhwDec * self)
+hw_uncount (GstAvhwDec * self)
 {
   if (self->counted)
     hw_users_change (self->counted, -1);
   g_clear_pointer (&self->counted, g_free);
+}
+
+static void
+close_codec (GstAvhwDec * self)
+{
+  hw_uncount (self);
   avcodec_free_context (&self->ctx);
   self->codec = NULL;
   av_buffer_unref (&self->upload_frames);
@@ -195,9 +201,7 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
     ctx->extra_hw_frames = self->extra_frames;
     /* counted from here (decoders opening at the same time see each
      * other); uncounted again if this one does not open */
-    if (self->counted)
-      hw_users_change (self->counted, -1);
-    g_free (self->counted);
+    hw_uncount (self);
     self->counted = g_strdup (gst_avhw_device_get_name (DEVICE (self)));
     others = hw_users_change (self->counted, 1);
     ctx->thread_count = self->threads ? self->threads :
@@ -218,11 +222,8 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   }
   ret = avcodec_open2 (ctx, codec, NULL);
 failed:
-  if (ret < 0 && self->counted) {
-    hw_users_change (self->counted, -1);
-    g_clear_pointer (&self->counted, g_free);
-  }
   if (ret < 0) {
+    hw_uncount (self);
     g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
         codec->name, av_make_error_string (err, sizeof (err), ret));
     avcodec_free_context (&ctx);
