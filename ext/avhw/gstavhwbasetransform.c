@@ -61,9 +61,12 @@ gst_avhw_base_transform_change_state (GstElement * element,
 {
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY
-      && !gst_avhw_element_device_ensure (&PRIV (element)->dev, element))
-    return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    PRIV (element)->dev.adopt_auto =
+        GST_AVHW_BASE_TRANSFORM_GET_CLASS (element)->adopt_input_device;
+    if (!gst_avhw_element_device_ensure (&PRIV (element)->dev, element))
+      return GST_STATE_CHANGE_FAILURE;
+  }
 
   ret = GST_ELEMENT_CLASS (gst_avhw_base_transform_parent_class)->change_state
       (element, transition);
@@ -116,4 +119,13 @@ GstAvhwDevice *
 gst_avhw_base_transform_get_device (GstAvhwBaseTransform * self)
 {
   return PRIV (self)->dev.device;
+}
+
+/* Returns: TRUE when @device became the element's device (it had none). */
+gboolean
+gst_avhw_base_transform_adopt_device (GstAvhwBaseTransform * self,
+    GstAvhwDevice * device)
+{
+  return gst_avhw_element_device_adopt (&PRIV (self)->dev, GST_ELEMENT (self),
+      device);
 }

@@ -15,8 +15,14 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBaseTransform, gst_avhw_base_transform, GST,
 struct _GstAvhwBaseTransformClass
 {
   GstBaseTransformClass parent_class;
+  /* TRUE: with device=auto and no device from the context flow, open none
+   * at READY; the subclass adopts its input's with
+   * gst_avhw_base_transform_adopt_device(). */
+  gboolean adopt_input_device;
 };
 
 GstAvhwDevice * gst_avhw_base_transform_get_device (GstAvhwBaseTransform * self);
+gboolean gst_avhw_base_transform_adopt_device (GstAvhwBaseTransform * self,
+    GstAvhwDevice * device);
 
 G_END_DECLS

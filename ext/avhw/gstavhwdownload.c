@@ -132,8 +132,12 @@ gst_avhw_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("input buffer is not avhw device memory"));
     return GST_FLOW_ERROR;
   }
-  /* The frame's own device: any avhw memory downloads. */
+  /* The frame's own device: any avhw memory downloads. With device=auto
+   * and none from the context flow, it becomes this element's. */
   device = gst_avhw_memory_get_device (mem);
+  if (!DEVICE (self))
+    gst_avhw_base_transform_adopt_device (GST_AVHW_BASE_TRANSFORM (self),
+        device);
   if (!gst_avhw_transfer_buffer (gst_avhw_device_get_backend (device),
           gst_avhw_memory_get_frame (mem), outbuf, &self->out_info, TRUE,
           &err)) {
@@ -158,6 +162,10 @@ gst_avhw_download_class_init (GstAvhwDownloadClass * klass)
       "avhw downloader", "Filter/Video/Hardware",
       "Downloads avhw device memory into system memory", "gst-avhw developers");
 
+  /* It needs no device to download: each frame carries its own. Opening
+   * the best one at READY, before upstream has its device, would open a
+   * second, unused one when upstream picks another. */
+  GST_AVHW_BASE_TRANSFORM_CLASS (klass)->adopt_input_device = TRUE;
   trans_class->passthrough_on_same_caps = TRUE;
   trans_class->transform_caps = gst_avhw_download_transform_caps;
   trans_class->set_caps = gst_avhw_download_set_caps;

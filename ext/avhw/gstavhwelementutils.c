@@ -103,6 +103,18 @@ gst_avhw_element_device_set_context (GstAvhwElementDevice * d,
   g_free (want);
 }
 
+/* `auto` or empty: no backend named */
+static gboolean
+is_auto (const gchar * device_string)
+{
+  gchar *backend = NULL;
+  gboolean ret = gst_avhw_device_parse_string (device_string, &backend, NULL,
+      NULL) && backend == NULL;
+
+  g_free (backend);
+  return ret;
+}
+
 /* NULL -> READY. Posts an element error naming the device on failure. */
 gboolean
 gst_avhw_element_device_ensure (GstAvhwElementDevice * d, GstElement * element)
@@ -117,19 +129,46 @@ gst_avhw_element_device_ensure (GstAvhwElementDevice * d, GstElement * element)
 
   /* ensure() runs the context flow, during which set_context() fills
    * d->device; it reads and writes the same slot, from this thread. */
-  ok = gst_avhw_ensure_element_device (element, want, &d->device, &err);
+  if (d->adopt_auto && is_auto (want))
+    ok = gst_avhw_find_element_device (element, want, &d->device, &err);
+  else
+    ok = gst_avhw_ensure_element_device (element, want, &d->device, &err);
   if (!ok) {
     GST_ELEMENT_ERROR (element, RESOURCE, OPEN_READ_WRITE,
         ("Could not open avhw device \"%s\".", want),
         ("%s", err ? err->message : "unknown error"));
     g_clear_error (&err);
-  } else {
+  } else if (d->device) {
     GST_INFO_OBJECT (element, "using device %s",
         gst_avhw_device_get_name (d->device));
     g_object_notify (G_OBJECT (element), "active-device");
+  } else {
+    GST_INFO_OBJECT (element, "no device yet: taking the input's");
   }
   g_free (want);
   return ok;
+}
+
+/* For adopt_auto elements: takes @device (the one the input's memory
+ * belongs to) when the element has none yet. Returns TRUE when it did. */
+gboolean
+gst_avhw_element_device_adopt (GstAvhwElementDevice * d, GstElement * element,
+    GstAvhwDevice * device)
+{
+  gboolean adopted = FALSE;
+
+  g_mutex_lock (&d->lock);
+  if (!d->device) {
+    d->device = gst_object_ref (device);
+    adopted = TRUE;
+  }
+  g_mutex_unlock (&d->lock);
+  if (adopted) {
+    GST_INFO_OBJECT (element, "using the input's device %s",
+        gst_avhw_device_get_name (device));
+    g_object_notify (G_OBJECT (element), "active-device");
+  }
+  return adopted;
 }
 
 /* READY -> NULL: drop our reference; the cache keeps the device for the

@@ -23,6 +23,9 @@ typedef struct
   GMutex lock;
   gchar *device_string;
   GstAvhwDevice *device;
+  /* With device=auto, open nothing at READY when the context flow finds
+   * no device; the element adopts its input's (avhwdownload). */
+  gboolean adopt_auto;
 } GstAvhwElementDevice;
 
 void gst_avhw_element_device_install_properties (GObjectClass * klass);
@@ -36,6 +39,8 @@ void gst_avhw_element_device_set_context (GstAvhwElementDevice * d,
     GstElement * element, GstContext * context);
 gboolean gst_avhw_element_device_ensure (GstAvhwElementDevice * d,
     GstElement * element);
+gboolean gst_avhw_element_device_adopt (GstAvhwElementDevice * d,
+    GstElement * element, GstAvhwDevice * device);
 void gst_avhw_element_device_release (GstAvhwElementDevice * d,
     GstElement * element);
 gboolean gst_avhw_element_device_query (GstAvhwElementDevice * d,

@@ -218,6 +218,42 @@ find_context (GstElement * element)
 }
 
 /**
+ * gst_avhw_find_element_device:
+ * @element: the element that looks for a device
+ * @device_string: (nullable): the element's `device` property
+ * @device: (inout) (transfer full) (nullable): the element's device; the
+ *   element's set_context handler must store into the same location with
+ *   gst_avhw_handle_set_context(), under the same lock rules
+ * @error: return location for a #GError
+ *
+ * The context flow described above without its last step: asks the peers,
+ * then the application and the bins (need-context), and opens nothing. For
+ * elements that can work without a device of their own until their input
+ * brings one (avhwdownload).
+ *
+ * Returns: %FALSE when @device_string does not parse (@error says why),
+ *   else %TRUE; *@device is set when a matching device was found
+ */
+gboolean
+gst_avhw_find_element_device (GstElement * element,
+    const gchar * device_string, GstAvhwDevice ** device, GError ** error)
+{
+  g_return_val_if_fail (GST_IS_ELEMENT (element), FALSE);
+  g_return_val_if_fail (device != NULL, FALSE);
+  init_debug ();
+
+  if (!gst_avhw_device_parse_string (device_string, NULL, NULL, error))
+    return FALSE;
+  if (*device)
+    return TRUE;
+  find_context (element);
+  if (*device)
+    return TRUE;
+  find_foreign_context (element, device_string);
+  return TRUE;
+}
+
+/**
  * gst_avhw_ensure_element_device:
  * @element: the element that needs a device
  * @device_string: (nullable): the element's `device` property
@@ -236,19 +272,8 @@ gst_avhw_ensure_element_device (GstElement * element,
 {
   GstAvhwDevice *dev;
 
-  g_return_val_if_fail (GST_IS_ELEMENT (element), FALSE);
-  g_return_val_if_fail (device != NULL, FALSE);
-  init_debug ();
-
-  if (!gst_avhw_device_parse_string (device_string, NULL, NULL, error))
+  if (!gst_avhw_find_element_device (element, device_string, device, error))
     return FALSE;
-  if (*device)
-    return TRUE;
-
-  find_context (element);
-  if (*device)
-    return TRUE;
-  find_foreign_context (element, device_string);
   if (*device)
     return TRUE;
 

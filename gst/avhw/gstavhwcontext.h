@@ -22,6 +22,10 @@ gboolean gst_avhw_context_get_device (GstContext * context,
     GstAvhwDevice ** device);
 
 GST_AVHW_API
+gboolean gst_avhw_find_element_device (GstElement * element,
+    const gchar * device_string, GstAvhwDevice ** device, GError ** error);
+
+GST_AVHW_API
 gboolean gst_avhw_ensure_element_device (GstElement * element,
     const gchar * device_string, GstAvhwDevice ** device, GError ** error);
 

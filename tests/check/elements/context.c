@@ -92,6 +92,85 @@ GST_START_TEST (test_elements_share_one_device)
 
 GST_END_TEST;
 
+/* A backend with a device other than the one `auto` opens, or NULL. */
+static gchar *
+other_backend (void)
+{
+  GstAvhwDevice *best = gst_avhw_device_open ("auto", NULL, NULL);
+  GstAvhwBackend *best_backend = gst_avhw_device_get_backend (best);
+  GList *list = gst_avhw_backend_list (), *l;
+  gchar *ret = NULL;
+
+  for (l = list; l && !ret; l = l->next) {
+    GstAvhwBackend *b = l->data;
+    if (b != best_backend && gst_avhw_backend_get_n_devices (b, NULL) > 0)
+      ret = g_strdup (gst_avhw_backend_get_name (b));
+  }
+  g_list_free_full (list, gst_object_unref);
+  gst_object_unref (best);
+  return ret;
+}
+
+/* avhwdownload device=auto goes to READY before its upstream: it must not
+ * open the best device then, but use the device its frames come from. */
+GST_START_TEST (test_download_takes_upstream_device)
+{
+  gchar *other = other_backend ();
+  GstElement *p;
+  GstAvhwDevice *up, *down;
+  guint64 before;
+  gchar *err;
+
+  if (!other) {
+    g_print ("test_download_takes_upstream_device: skipped, one backend "
+        "with devices only\n");
+    return;
+  }
+  p = make_pipeline (other);
+  gst_avhw_cache_clear ();
+  before = opens ();
+  err = run (p);
+  fail_unless (err == NULL, "%s", err);
+  up = active_device (p, "up");
+  down = active_device (p, "down");
+  fail_unless (up != NULL && up == down, "down: %s, up: %s",
+      down ? gst_avhw_device_get_name (down) : "none",
+      gst_avhw_device_get_name (up));
+  fail_unless_equals_uint64 (opens () - before, 1);
+  gst_object_unref (up);
+  gst_object_unref (down);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (other);
+}
+
+GST_END_TEST;
+
+/* System memory passes through avhwdownload: no device is opened for it. */
+GST_START_TEST (test_download_passthrough_opens_nothing)
+{
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=I420,width=64,height=48 ! avhwdownload name=down ! "
+      "fakesink", NULL);
+  guint64 before;
+  gchar *err;
+  GstAvhwDevice *down;
+
+  fail_unless (p != NULL);
+  gst_avhw_cache_clear ();
+  before = opens ();
+  err = run (p);
+  fail_unless (err == NULL, "%s", err);
+  down = active_device (p, "down");
+  fail_unless (down == NULL, "opened %s", down ?
+      gst_avhw_device_get_name (down) : "");
+  fail_unless_equals_uint64 (opens () - before, 0);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 static GstBusSyncReply
 need_context_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -255,6 +334,8 @@ context_suite (void)
   avhw_test_require_device ("auto");
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_elements_share_one_device);
+  tcase_add_test (tc, test_download_takes_upstream_device);
+  tcase_add_test (tc, test_download_passthrough_opens_nothing);
   tcase_add_test (tc, test_application_device_from_bus);
   tcase_add_test (tc, test_application_device_on_pipelines);
   tcase_add_test (tc, test_sequential_pipelines_reuse);
