@@ -27,7 +27,8 @@ gst_avhw_element_device_install_properties (GObjectClass * klass)
    * GstAvhwElement:active-device:
    *
    * The device in use from READY on (shared with the other elements and
-   * pipelines that use the same device), %NULL before.
+   * pipelines that use the same device), %NULL before. avhwdownload with
+   * device=auto opens none and reports its first frame's device.
    */
   g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE,
       g_param_spec_object ("active-device", "Active device",
