@@ -244,79 +244,6 @@ gst_avhw_enc_drain (GstAvhwEnc * self)
 
 /* ---------------------------------------------------------------- input */
 
-typedef struct
-{
-  GstVideoFrame vframe;
-} Mapped;
-
-static void
-mapped_free (void *opaque, uint8_t * data)
-{
-  Mapped *m = opaque;
-
-  gst_video_frame_unmap (&m->vframe);
-  g_free (m);
-}
-
-static void
-unref_owner (void *opaque, uint8_t * data)
-{
-  AVBufferRef *owner = opaque;
-
-  av_buffer_unref (&owner);
-}
-
-static gint
-plane_rows (const GstVideoInfo * info, guint plane)
-{
-  guint c;
-
-  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
-    if (GST_VIDEO_INFO_COMP_PLANE (info, c) == plane)
-      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-  return GST_VIDEO_INFO_HEIGHT (info);
-}
-
-/* Points @dst at the planes of system-memory @buffer, with no copy; the
- * buffer stays mapped as long as FFmpeg holds any plane. */
-static gboolean
-wrap_system_buffer (GstAvhwEnc * self, GstBuffer * buffer, AVFrame * dst)
-{
-  const GstVideoInfo *info = &self->input_state->info;
-  Mapped *m = g_new0 (Mapped, 1);
-  AVBufferRef *owner;
-  guint p;
-
-  if (!gst_video_frame_map (&m->vframe, info, buffer, GST_MAP_READ)) {
-    g_free (m);
-    return FALSE;
-  }
-  owner = av_buffer_create ((uint8_t *) m, sizeof (*m), mapped_free, m, 0);
-  if (!owner) {
-    mapped_free (m, NULL);
-    return FALSE;
-  }
-  dst->format = gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (info));
-  dst->width = GST_VIDEO_INFO_WIDTH (info);
-  dst->height = GST_VIDEO_INFO_HEIGHT (info);
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&m->vframe); p++) {
-    AVBufferRef *ref = av_buffer_ref (owner);
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&m->vframe, p);
-
-    dst->data[p] = GST_VIDEO_FRAME_PLANE_DATA (&m->vframe, p);
-    dst->linesize[p] = stride;
-    dst->buf[p] = ref ? av_buffer_create (dst->data[p],
-        (size_t) stride * plane_rows (info, p), unref_owner, ref, 0) : NULL;
-    if (!dst->buf[p]) {
-      av_buffer_unref (&ref);
-      av_buffer_unref (&owner);
-      return FALSE;
-    }
-  }
-  av_buffer_unref (&owner);
-  return TRUE;
-}
-
 /* Downloads device frame @src (of any avhw device) into a new system
  * frame @dst of the input's size. */
 static gboolean
@@ -398,12 +325,8 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
   if (!self->hw_frames) {
     if (in)
       return download_frame (self, buffer, in, out, error);
-    if (!wrap_system_buffer (self, buffer, out)) {
-      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-          "cannot map the input frame");
-      return FALSE;
-    }
-    return TRUE;
+    /* the buffer's planes, mapped as long as the encoder holds them */
+    return gst_avhw_frame_wrap_buffer (out, buffer, info, GST_MAP_READ, error);
   }
 
   if (in && gst_avhw_enc_frame_is_ours (self, in))
@@ -435,7 +358,7 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
   }
   sw = av_frame_alloc ();
   ok = in ? download_frame (self, buffer, in, sw, error) :
-      wrap_system_buffer (self, buffer, sw);
+      gst_avhw_frame_wrap_buffer (sw, buffer, info, GST_MAP_READ, error);
   if (ok && av_hwframe_get_buffer (self->upload_frames, out, 0) < 0) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "no free frame in the upload pool");
