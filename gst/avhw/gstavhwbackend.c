@@ -625,6 +625,24 @@ gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
   return arr;
 }
 
+/* A transfer vfunc's result: a failure always comes with an error, even
+ * from a backend that gave none, so callers can print its message. */
+static gboolean
+transfer_result (GstAvhwBackend * backend, gboolean ok, GError * err,
+    const gchar * what, GError ** error)
+{
+  if (ok) {
+    g_clear_error (&err);
+    return TRUE;
+  }
+  if (!err)
+    err = g_error_new (GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "backend %s: %s failed and gave no reason", KLASS (backend)->name,
+        what);
+  g_propagate_error (error, err);
+  return FALSE;
+}
+
 /**
  * gst_avhw_backend_upload: (skip)
  */
@@ -632,8 +650,12 @@ gboolean
 gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
     const AVFrame * src, GError ** error)
 {
+  GError *err = NULL;
+  gboolean ok;
+
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  return KLASS (backend)->upload (backend, dst, src, error);
+  ok = KLASS (backend)->upload (backend, dst, src, &err);
+  return transfer_result (backend, ok, err, "upload", error);
 }
 
 /**
@@ -643,8 +665,12 @@ gboolean
 gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
     const AVFrame * src, GError ** error)
 {
+  GError *err = NULL;
+  gboolean ok;
+
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  return KLASS (backend)->download (backend, dst, src, error);
+  ok = KLASS (backend)->download (backend, dst, src, &err);
+  return transfer_result (backend, ok, err, "download", error);
 }
 
 /**
@@ -655,6 +681,8 @@ gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
     const AVFrame * src, GError ** error)
 {
   GstAvhwBackendClass *klass;
+  GError *err = NULL;
+  gboolean ok;
 
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
   klass = KLASS (backend);
@@ -663,7 +691,8 @@ gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
         "backend %s does not support device-to-device copies", klass->name);
     return FALSE;
   }
-  return klass->copy (backend, dst, src, error);
+  ok = klass->copy (backend, dst, src, &err);
+  return transfer_result (backend, ok, err, "device copy", error);
 }
 
 /**

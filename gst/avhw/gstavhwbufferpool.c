@@ -65,7 +65,7 @@ pool_set_config (GstBufferPool * pool, GstStructure * config)
   self->frames = gst_avhw_device_get_frames_ctx (self->device, fmt,
       GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info), 0, &err);
   if (!self->frames) {
-    GST_ERROR_OBJECT (self, "%s", err->message);
+    GST_ERROR_OBJECT (self, "%s", err ? err->message : "no frames context");
     g_clear_error (&err);
     return FALSE;
   }

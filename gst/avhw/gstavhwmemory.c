@@ -221,8 +221,11 @@ gst_avhw_transfer_buffer (GstAvhwBackend * backend, AVFrame * hw,
   AVFrame *sw = av_frame_alloc ();
   gboolean ok;
 
-  if (!sw)
+  if (!sw) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "out of memory for a frame");
     return FALSE;
+  }
   ok = gst_avhw_frame_wrap_buffer (sw, buffer, info,
       download ? GST_MAP_WRITE : GST_MAP_READ, error);
   if (ok)

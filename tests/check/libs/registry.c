@@ -28,6 +28,14 @@ dummy_get_n_devices (GstAvhwBackend * b, gchar ** reason)
   return 1;                     /* never asked: the type is unavailable */
 }
 
+/* fails without saying why, as a careless vendor backend might */
+static gboolean
+dummy_silent_transfer (GstAvhwBackend * b, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  return FALSE;
+}
+
 static void
 gst_avhw_dummy_backend_class_init (GstAvhwDummyBackendClass * klass)
 {
@@ -39,6 +47,8 @@ gst_avhw_dummy_backend_class_init (GstAvhwDummyBackendClass * klass)
   b->hw_pix_fmt = "nosuchfmt";
   b->caps_feature = "memory:AVHWDummy";
   b->get_n_devices = dummy_get_n_devices;
+  b->upload = dummy_silent_transfer;
+  b->copy = dummy_silent_transfer;
 }
 
 static void
@@ -333,6 +343,31 @@ GST_START_TEST (test_codec_and_format_maps)
 
 GST_END_TEST;
 
+/* A transfer that fails always comes with an error naming the backend,
+ * even when the backend gave none: elements print its message. */
+GST_START_TEST (test_silent_transfer_failure_gets_error)
+{
+  GstAvhwBackend *b = g_object_new (gst_avhw_dummy_backend_get_type (), NULL);
+  AVFrame *dst = av_frame_alloc (), *src = av_frame_alloc ();
+  GError *err = NULL;
+
+  fail_if (gst_avhw_backend_upload (b, dst, src, &err));
+  fail_unless (err != NULL, "upload failed without an error");
+  fail_unless (strstr (err->message, "dummy") && strstr (err->message,
+          "upload"), "%s", err->message);
+  g_clear_error (&err);
+  fail_if (gst_avhw_backend_copy (b, dst, src, &err));
+  fail_unless (err != NULL && strstr (err->message, "device copy"));
+  g_clear_error (&err);
+  /* callers that pass no error location are fine too */
+  fail_if (gst_avhw_backend_upload (b, dst, src, NULL));
+  av_frame_free (&dst);
+  av_frame_free (&src);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 static Suite *
 registry_suite (void)
 {
@@ -354,6 +389,7 @@ registry_suite (void)
   tcase_add_test (tc, test_unavailable_device_type);
   tcase_add_test (tc, test_contract_version_refused);
   tcase_add_test (tc, test_codec_and_format_maps);
+  tcase_add_test (tc, test_silent_transfer_failure_gets_error);
   return s;
 }
 
