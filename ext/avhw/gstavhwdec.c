@@ -561,7 +561,11 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
   if (!gst_avhw_frame_is_keyframe (frame))
     GST_VIDEO_CODEC_FRAME_UNSET_SYNC_POINT (cframe);
   ret = gst_video_decoder_finish_frame (dec, cframe);
-  if (ret == GST_FLOW_NOT_NEGOTIATED)
+  /* Only when our own caps are refused: the refusal can come from further
+   * down (an encoder's output), which says so itself. */
+  if (ret == GST_FLOW_NOT_NEGOTIATED
+      && !gst_pad_peer_query_accept_caps (GST_VIDEO_DECODER_SRC_PAD (dec),
+          self->output_state->caps))
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Downstream refused the decoded %s %dx%d frames (device %s); add "
             "videoconvert after avhwdec (system memory) or avhwdownload ! "

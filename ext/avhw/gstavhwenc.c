@@ -364,6 +364,10 @@ gst_avhw_enc_finish (GstVideoEncoder * encoder)
   GstFlowReturn ret = gst_avhw_enc_drain (self);
 
   self->last_dts = GST_CLOCK_TIME_NONE;
+  /* At EOS GstVideoEncoder forwards EOS whatever the drain returned: a
+   * refusal downstream would end the stream silently with frames lost. */
+  if (ret == GST_FLOW_NOT_NEGOTIATED ? !self->caps_refused : ret < GST_FLOW_EOS)
+    GST_ELEMENT_FLOW_ERROR (encoder, ret);
   return ret;
 }
 

@@ -42,6 +42,71 @@ buffers_equal (GstBuffer * a, GstBuffer * b)
   return eq;
 }
 
+/* Profiles a stream of the first also conforms to, for downstream that
+ * names a wider one (a constrained-baseline stream is a baseline, main and
+ * high stream too), as x264enc does. */
+static const struct
+{
+  enum AVCodecID codec;
+  const gchar *profile;
+  const gchar *also[3];
+} wider_profiles[] = {
+  {AV_CODEC_ID_H264, "constrained-baseline", {"baseline", "main", "high"}},
+  {AV_CODEC_ID_H264, "main", {"high", NULL, NULL}},
+  {AV_CODEC_ID_H264, "progressive-high", {"high", NULL, NULL}},
+  {AV_CODEC_ID_H264, "constrained-high", {"progressive-high", "high", NULL}},
+  {AV_CODEC_ID_HEVC, "main", {"main-10", NULL, NULL}},
+};
+
+/* @caps, or the same with a wider profile, as downstream accepts it; NULL
+ * (and an error posted naming what was refused) when it accepts neither. */
+static GstCaps *
+accepted_caps (GstAvhwEnc * self, GstCaps * caps)
+{
+  GstPad *pad = GST_VIDEO_ENCODER_SRC_PAD (self);
+  GstStructure *st = gst_caps_get_structure (caps, 0);
+  const gchar *profile = gst_structure_get_string (st, "profile");
+  const gchar *level = gst_structure_get_string (st, "level");
+  GstCaps *peer;
+  guint i, j;
+
+  if (gst_pad_peer_query_accept_caps (pad, caps))
+    return caps;
+  for (i = 0; profile && i < G_N_ELEMENTS (wider_profiles); i++) {
+    if (wider_profiles[i].codec != self->codec->id
+        || !g_str_equal (wider_profiles[i].profile, profile))
+      continue;
+    for (j = 0; j < G_N_ELEMENTS (wider_profiles[i].also)
+        && wider_profiles[i].also[j]; j++) {
+      GstCaps *wider = gst_caps_copy (caps);
+
+      gst_caps_set_simple (wider, "profile", G_TYPE_STRING,
+          wider_profiles[i].also[j], NULL);
+      if (gst_pad_peer_query_accept_caps (pad, wider)) {
+        GST_INFO_OBJECT (self, "%s stream announced as %s, which downstream "
+            "asks for", profile, wider_profiles[i].also[j]);
+        gst_caps_unref (caps);
+        return wider;
+      }
+      gst_caps_unref (wider);
+    }
+  }
+  peer = gst_pad_peer_query_caps (pad, NULL);
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("Downstream does not accept the stream encoder %s produced: %s, "
+          "profile %s, level %s, stream-format %s%s%s.", self->codec->name,
+          gst_structure_get_name (st), GST_STR_NULL (profile),
+          GST_STR_NULL (level), GST_STR_NULL (self->stream_format),
+          self->downstream_profile ? "; downstream asks for profile " : "",
+          self->downstream_profile ? self->downstream_profile : ""),
+      ("produced %" GST_PTR_FORMAT "; downstream accepts %" GST_PTR_FORMAT,
+          caps, peer));
+  gst_clear_caps (&peer);
+  gst_caps_unref (caps);
+  self->caps_refused = TRUE;
+  return NULL;
+}
+
 /* Output caps from the first packet of a context: profile and level from
  * its SPS (extradata or in-band), codec_data for avc/hvc1/hev1. */
 static gboolean
@@ -72,6 +137,10 @@ ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
       gst_caps_unref (caps);
       return FALSE;
     }
+  }
+  if (!(caps = accepted_caps (self, caps))) {
+    gst_clear_buffer (&codec_data);
+    return FALSE;
   }
   if (self->out_caps && gst_caps_is_equal (caps, self->out_caps)
       && buffers_equal (codec_data, self->codec_data)) {
@@ -178,8 +247,11 @@ push_packet (GstAvhwEnc * self, const AVPacket * pkt)
         " dropped", (gint64) pkt->pts);
     return GST_FLOW_OK;
   }
-  if (self->need_caps && !ensure_output_caps (self, pkt)) {
-    gst_video_encoder_finish_frame (enc, cframe);
+  if (self->need_caps && (self->caps_refused
+          || !ensure_output_caps (self, pkt))) {
+    /* Not finished: with no output state the base class would post a
+     * second error. It drops the frame when it stops. */
+    gst_video_codec_frame_unref (cframe);
     return GST_FLOW_NOT_NEGOTIATED;
   }
   self->need_caps = FALSE;

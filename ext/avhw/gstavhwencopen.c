@@ -385,6 +385,7 @@ try_open (GstAvhwEnc * self, const AVCodec * codec, GstBuffer * first,
   self->ctx = ctx;
   self->codec = codec;
   self->need_caps = TRUE;
+  self->caps_refused = FALSE;
   GST_INFO_OBJECT (self, "opened %s on %s: %dx%d %s, %s%s", codec->name,
       gst_avhw_device_get_name (device), ctx->width, ctx->height,
       av_get_pix_fmt_name (self->hw_frames ? ctx->sw_pix_fmt : ctx->pix_fmt),

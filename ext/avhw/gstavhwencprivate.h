@@ -52,6 +52,7 @@ struct _GstAvhwEnc
   AVPacket *pkt;
   gboolean warned_fallback;
   gboolean need_caps;           /* no packet out of ctx yet */
+  gboolean caps_refused;        /* error posted: downstream refused them */
   GstCaps *out_caps;            /* as last set, before the base class */
   GstBuffer *codec_data;
   guint held_frames;            /* most frames the encoder held so far */

@@ -595,6 +595,39 @@ GST_START_TEST (test_flush)
 
 GST_END_TEST;
 
+/* Downstream asks for baseline: libx264 makes a constrained-baseline
+ * stream, which is a baseline stream, and says so in the caps downstream
+ * accepts (ended with no output and no error before). */
+GST_START_TEST (test_profile_downstream_wider)
+{
+  GstHarness *h = gst_harness_new_parse ("avhwenc fallback=libx264 ! "
+      "capsfilter caps=video/x-h264,profile=baseline");
+  GstVideoInfo info;
+  GstCaps *caps;
+  guint i, n = 0;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, WIDTH, HEIGHT);
+  GST_VIDEO_INFO_FPS_N (&info) = FPS;
+  gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+  for (i = 0; i < 5; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (&info, i)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while (gst_harness_buffers_in_queue (h) > 0) {
+    gst_buffer_unref (gst_harness_pull (h));
+    n++;
+  }
+  fail_unless_equals_int (n, 5);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (caps != NULL);
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "profile"), "baseline");
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* ---------------------------------------------------------------- errors */
 
 /* Runs @desc and returns its first error's message and debug text. */
@@ -692,6 +725,21 @@ GST_START_TEST (test_error_forced_encoder_wrong_device)
 
 GST_END_TEST;
 
+/* A profile the input cannot give (4:4:4 from 4:2:0) is an error naming
+ * both profiles, at EOS too (3 frames: libx264 holds them all until the
+ * drain), never an EOS with nothing encoded. */
+GST_START_TEST (test_error_profile_refused)
+{
+  const gchar *words[] = { "does not accept", "libx264", "profile high",
+    "asks for profile high-4:4:4", NULL
+  };
+
+  expect_error ("fallback=libx264 ! video/x-h264,profile=high-4:4:4", NULL,
+      words);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_bad_options)
 {
   const gchar *key[] = { "nosuchkey", "libx264", NULL };
@@ -756,8 +804,10 @@ avhwenc_suite (void)
   tcase_add_test (tc, test_stream_formats);
   tcase_add_test (tc, test_bitrate_change_while_playing);
   tcase_add_test (tc, test_flush);
+  tcase_add_test (tc, test_profile_downstream_wider);
   tcase_add_test (tc, test_error_no_encoder);
   tcase_add_test (tc, test_error_forced_encoder_wrong_device);
+  tcase_add_test (tc, test_error_profile_refused);
   tcase_add_test (tc, test_error_bad_options);
   tcase_add_test (tc, test_error_unknown_encoders);
   return s;
