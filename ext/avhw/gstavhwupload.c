@@ -239,6 +239,22 @@ gst_avhw_upload_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Whether the size is a whole number of chroma samples (odd sizes of
+ * 4:2:0 are not, which some devices' frames cannot hold: OpenCL's). */
+static gboolean
+whole_chroma (const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *f = info->finfo;
+  guint c;
+
+  for (c = 1; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++)
+    if (GST_VIDEO_INFO_WIDTH (info) % (1 << GST_VIDEO_FORMAT_INFO_W_SUB (f, c))
+        || GST_VIDEO_INFO_HEIGHT (info) %
+        (1 << GST_VIDEO_FORMAT_INFO_H_SUB (f, c)))
+      return FALSE;
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_avhw_upload_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** outbuf)
@@ -247,7 +263,17 @@ gst_avhw_upload_prepare_output_buffer (GstBaseTransform * trans,
   GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS (gst_avhw_upload_parent_class)
       ->prepare_output_buffer (trans, input, outbuf);
 
-  if (ret == GST_FLOW_ERROR) {
+  if (ret == GST_FLOW_ERROR && !whole_chroma (&self->in_info)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Device %s cannot hold a %s %dx%d frame: the size is not a "
+            "multiple of the format's chroma subsampling; crop or scale to "
+            "an even size, or pick another device.",
+            gst_avhw_device_get_name (DEVICE (trans)),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                (&self->in_info)), GST_VIDEO_INFO_WIDTH (&self->in_info),
+            GST_VIDEO_INFO_HEIGHT (&self->in_info)),
+        ("see the avhwbufferpool debug log for FFmpeg's reason"));
+  } else if (ret == GST_FLOW_ERROR) {
     GstAvhwDevice *device = DEVICE (trans);
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Device %s could not allocate a %s %dx%d frame; scale the video "

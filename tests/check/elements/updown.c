@@ -201,6 +201,89 @@ GST_START_TEST (test_round_trip_every_backend)
 
 GST_END_TEST;
 
+/* Runs @desc to its end: NULL at EOS, else the error's message. */
+static gchar *
+run_pipeline (const gchar * desc)
+{
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *ret = NULL;
+
+  fail_unless (p != NULL, "%s", desc);
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: neither EOS nor an error in 30 s", desc);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    ret = g_strdup (err->message);
+    g_clear_error (&err);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  return ret;
+}
+
+/* An odd size of a 4:2:0 format: a device either round-trips it bit-exact
+ * or fails with an error that says the size is the problem (OpenCL's
+ * frames cannot hold it; the error blamed memory before). */
+GST_START_TEST (test_odd_size_every_backend)
+{
+  GList *list = gst_avhw_backend_list (), *l;
+  GRand *rand = g_rand_new_with_seed (99);
+  guint n = 0;
+
+  for (l = list; l; l = l->next) {
+    const gchar *name = gst_avhw_backend_get_name (l->data);
+    gchar *desc, *err;
+
+    if (gst_avhw_backend_get_n_devices (l->data, NULL) == 0)
+      continue;
+    desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,"
+        "format=I420,width=175,height=145 ! avhwupload device=%s ! "
+        "avhwdownload ! fakesink", name);
+    err = run_pipeline (desc);
+    if (err) {
+      g_print ("  %s: I420 175x145 -> %s\n", name, err);
+      fail_unless (strstr (err, "chroma subsampling") && strstr (err, name),
+          "%s: %s", name, err);
+    } else {
+      GstVideoInfo info;
+      GstHarness *h;
+      GstBuffer *in, *out;
+      gchar *hd = g_strdup_printf ("avhwupload device=%s ! avhwdownload",
+          name), *diff;
+
+      gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 175, 145);
+      h = gst_harness_new_parse (hd);
+      gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+      in = random_frame (&info, rand);
+      out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+      fail_unless (out != NULL);
+      diff = compare_frames (&info, in, out);
+      fail_unless (diff == NULL, "%s I420 175x145: %s", name, diff);
+      g_print ("  %s: I420 175x145 bit-exact\n", name);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
+      g_free (hd);
+    }
+    g_free (err);
+    g_free (desc);
+    n++;
+  }
+  fail_unless (n > 0, "no backend with a device");
+  g_rand_free (rand);
+  g_list_free_full (list, gst_object_unref);
+}
+
+GST_END_TEST;
+
 /* A format the device cannot hold does not silently pass through. */
 GST_START_TEST (test_unsupported_format_not_negotiated)
 {
@@ -275,6 +358,7 @@ updown_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_round_trip_every_backend);
   tcase_add_test (tc, test_unsupported_format_not_negotiated);
+  tcase_add_test (tc, test_odd_size_every_backend);
   tcase_add_test (tc, test_pool_kept_across_compatible_renegotiation);
   return s;
 }
