@@ -413,79 +413,6 @@ cuda_wrap_device (GstAvhwBackend * backend, gpointer native, GError ** error)
   return cuda_wrap_context (ctx, NULL, NULL, error);
 }
 
-static const AVHWFramesContext *
-cuda_frames_of (const AVFrame * frame, const gchar * what, GError ** error)
-{
-  if (frame->format != AV_PIX_FMT_CUDA || !frame->hw_frames_ctx) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
-        "cuda: copy: the %s frame is not a CUDA frame (format %s%s)", what,
-        av_get_pix_fmt_name (frame->format) ? av_get_pix_fmt_name
-        (frame->format) : "none",
-        frame->hw_frames_ctx ? "" : ", no hw_frames_ctx");
-    return NULL;
-  }
-  return (const AVHWFramesContext *) frame->hw_frames_ctx->data;
-}
-
-static gboolean
-cuda_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
-    GError ** error)
-{
-  const AVHWFramesContext *sf, *df;
-  const AVPixFmtDescriptor *desc;
-  const AVCUDADeviceContext *hwctx;
-  const CudaFunctions *cu;
-  CUcontext dummy;
-  gboolean ok = FALSE;
-  int i, planes;
-
-  if (!(sf = cuda_frames_of (src, "source", error))
-      || !(df = cuda_frames_of (dst, "destination", error)))
-    return FALSE;
-  if (sf->sw_format != df->sw_format || dst->width < src->width
-      || dst->height < src->height) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
-        "cuda: copy: a %dx%d %s frame does not fit a %dx%d %s frame",
-        src->width, src->height, av_get_pix_fmt_name (sf->sw_format),
-        dst->width, dst->height, av_get_pix_fmt_name (df->sw_format));
-    return FALSE;
-  }
-  if (!(cu = cuda_ensure_probed (NULL))) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-        "cuda: copy: %s", cuda_reason);
-    return FALSE;
-  }
-  desc = av_pix_fmt_desc_get (sf->sw_format);
-  planes = av_pix_fmt_count_planes (sf->sw_format);
-  hwctx = df->device_ctx->hwctx;
-
-  if (!CUDA_CHECK (cu->cuCtxPushCurrent (hwctx->cuda_ctx)))
-    return FALSE;
-  for (i = 0; i < planes; i++) {
-    int h = (i == 1 || i == 2) ? AV_CEIL_RSHIFT (src->height,
-        desc->log2_chroma_h) : src->height;
-    CUDA_MEMCPY2D cpy = {
-      .srcMemoryType = CU_MEMORYTYPE_DEVICE,
-      .srcDevice = (CUdeviceptr) src->data[i],
-      .srcPitch = src->linesize[i],
-      .dstMemoryType = CU_MEMORYTYPE_DEVICE,
-      .dstDevice = (CUdeviceptr) dst->data[i],
-      .dstPitch = dst->linesize[i],
-      .WidthInBytes = av_image_get_linesize (sf->sw_format, src->width, i),
-      .Height = h,
-    };
-
-    if (!CUDA_CHECK (cu->cuMemcpy2DAsync (&cpy, hwctx->stream)))
-      goto fail;
-  }
-  ok = CUDA_CHECK (cu->cuStreamSynchronize (hwctx->stream));
-
-fail:
-  /* Report a failed pop only when nothing failed before it. */
-  ok = CUDA_CHECK_ERR (cu->cuCtxPopCurrent (&dummy), ok ? error : NULL) && ok;
-  return ok;
-}
-
 static void
 gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
 {
@@ -505,7 +432,8 @@ gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
   bclass->get_device_description = cuda_get_device_description;
   bclass->open_device = cuda_open_device;
   bclass->wrap_device = cuda_wrap_device;
-  bclass->copy = cuda_copy;
+  /* Transfers that copy odd sizes whole (FFmpeg's lose a chroma row). */
+  cuda_transfer_class_init (bclass);
   /* What each GPU's NVDEC decodes (cuvidGetDecoderCaps). */
   cuda_caps_class_init (bclass);
 #ifdef HAVE_GST_CUDA

@@ -48,6 +48,10 @@ AVBufferRef * cuda_wrap_context (CUcontext ctx,
     void (*free_cb) (AVHWDeviceContext *), void *user_opaque,
     GError ** error);
 
+/* From gstavhwcudatransfer.c: sets upload, download and copy. */
+G_GNUC_INTERNAL
+void cuda_transfer_class_init (GstAvhwBackendClass * bclass);
+
 /* From gstavhwcudainterop.c: sets the foreign-context vfuncs
  * (gst.cuda.context) on @bclass. */
 G_GNUC_INTERNAL
