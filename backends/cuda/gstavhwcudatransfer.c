@@ -13,11 +13,27 @@
 /*
  * FFmpeg's own CUDA transfer (5.1 to 7.1, hwcontext_cuda.c) copies
  * height >> log2_chroma_h rows of each chroma plane: the last chroma row of
- * a frame of odd height is never copied, so an I420 175x145 frame comes
- * back with garbage in its last chroma row, silently. These transfers copy
- * AV_CEIL_RSHIFT rows, and row widths from av_image_get_linesize() (which
- * rounds up too), on the frames' stream.
+ * a frame of odd height is never copied, so it comes back with garbage in
+ * its last chroma row, silently. These transfers copy AV_CEIL_RSHIFT rows,
+ * and row widths from av_image_get_linesize() (which rounds up too), on the
+ * frames' stream.
+ *
+ * One layout cannot be helped: FFmpeg lays out CUDA YUV420P frames for
+ * NVENC (V before U, each height / 2 rows, rounded down), so at an odd
+ * height the last row of V is the first row of U. Such frames are refused
+ * with an error instead of being corrupted.
  */
+
+static gboolean
+cuda_layout_holds (const AVHWFramesContext * fc, int height, GError ** error)
+{
+  if (fc->sw_format != AV_PIX_FMT_YUV420P || !(height & 1))
+    return TRUE;
+  g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+      "cuda: FFmpeg's CUDA I420 frames cannot hold an odd height (%d): their "
+      "chroma planes overlap by a row; use NV12 or an even height", height);
+  return FALSE;
+}
 
 static const AVHWFramesContext *
 cuda_frames_of (const AVFrame * frame, const gchar * what, GError ** error)
@@ -107,6 +123,8 @@ cuda_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
         dst->width, dst->height, av_get_pix_fmt_name (df->sw_format));
     return FALSE;
   }
+  if (!cuda_layout_holds (sf, src->height, error))
+    return FALSE;
   return cuda_copy_planes (df, dst, src, sf->sw_format, src->width,
       src->height, error);
 }
@@ -127,6 +145,8 @@ cuda_host_transfer (AVFrame * dst, const AVFrame * src, AVFrame * hw,
         av_get_pix_fmt_name (sw->format), av_get_pix_fmt_name (fc->sw_format));
     return FALSE;
   }
+  if (!cuda_layout_holds (fc, MIN (sw->height, hw->height), error))
+    return FALSE;
   return cuda_copy_planes (fc, dst, src, fc->sw_format,
       MIN (sw->width, hw->width), MIN (sw->height, hw->height), error);
 }

@@ -306,8 +306,11 @@ gst_avhw_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
           gst_avhw_transfer_buffer (gst_avhw_device_get_backend (device), hw,
               inbuf, &self->in_info, FALSE, &err))) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-        ("Upload to %s failed.", gst_avhw_device_get_name (device)),
-        ("%s", err->message));
+        ("Upload of a %s %dx%d frame to %s failed.",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                (&self->in_info)), GST_VIDEO_INFO_WIDTH (&self->in_info),
+            GST_VIDEO_INFO_HEIGHT (&self->in_info),
+            gst_avhw_device_get_name (device)), ("%s", err->message));
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }

@@ -230,8 +230,9 @@ run_pipeline (const gchar * desc)
 }
 
 /* An odd size of a 4:2:0 format: a device either round-trips it bit-exact
- * or fails with an error that says the size is the problem (OpenCL's
- * frames cannot hold it; the error blamed memory before). */
+ * or fails with an error naming the frame (OpenCL's frames cannot hold it,
+ * and the error blamed memory before; FFmpeg's CUDA I420 frames neither,
+ * and the last chroma row was silently wrong). */
 GST_START_TEST (test_odd_size_every_backend)
 {
   GList *list = gst_avhw_backend_list (), *l;
@@ -250,7 +251,7 @@ GST_START_TEST (test_odd_size_every_backend)
     err = run_pipeline (desc);
     if (err) {
       g_print ("  %s: I420 175x145 -> %s\n", name, err);
-      fail_unless (strstr (err, "chroma subsampling") && strstr (err, name),
+      fail_unless (strstr (err, "I420 175x145") && strstr (err, name),
           "%s: %s", name, err);
     } else {
       GstVideoInfo info;
