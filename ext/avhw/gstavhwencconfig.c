@@ -15,6 +15,7 @@
 
 #include <string.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include "gstavhwencconfig.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_avhw_enc_config_debug);
@@ -225,6 +226,31 @@ gst_avhw_enc_set_bitrate (AVCodecContext * ctx, const GstAvhwEncSettings * s)
   }
 }
 
+/* H.264 and H.265 define QP 0 to 51 at 8 bits, 6 more per extra bit;
+ * their encoders clamp anything above silently. TRUE when @qp fits, or
+ * the codec or the bit depth is not known here. */
+static gboolean
+qp_in_range (AVCodecContext * ctx, gint qp, GError ** error)
+{
+  enum AVPixelFormat fmt = ctx->pix_fmt;
+  const AVPixFmtDescriptor *d = av_pix_fmt_desc_get (fmt);
+  gint max;
+
+  if (ctx->codec->id != AV_CODEC_ID_H264 && ctx->codec->id != AV_CODEC_ID_HEVC)
+    return TRUE;
+  if (d && (d->flags & AV_PIX_FMT_FLAG_HWACCEL))
+    d = av_pix_fmt_desc_get (ctx->sw_pix_fmt);
+  if (!d)
+    return TRUE;
+  max = 51 + 6 * MAX (d->comp[0].depth - 8, 0);
+  if (qp <= max)
+    return TRUE;
+  g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+      "qp=%d is out of range for %s at %d bits (0 to %d)", qp,
+      avcodec_get_name (ctx->codec->id), d->comp[0].depth, max);
+  return FALSE;
+}
+
 static gboolean
 apply_rate_control (AVCodecContext * ctx, const GstAvhwEncSettings * s,
     GError ** error)
@@ -258,6 +284,8 @@ apply_rate_control (AVCodecContext * ctx, const GstAvhwEncSettings * s,
             "use options= with its own settings", name);
         return FALSE;
       }
+      if (!qp_in_range (ctx, s->qp, error))
+        return FALSE;
       return set_option_int (ctx, "qp", "qp", s->qp, error);
     case GST_AVHW_ENC_RATE_CONTROL_CBR:
     case GST_AVHW_ENC_RATE_CONTROL_VBR:{

@@ -747,12 +747,14 @@ GST_START_TEST (test_error_bad_options)
   const gchar *syntax[] = { "justakey", NULL };
   const gchar *preset[] = { "nosuchpreset", "libx264", NULL };
   const gchar *cqp[] = { "cqp", "qp", NULL };
+  const gchar *qp_range[] = { "qp=52", "out of range", "0 to 51", NULL };
 
   expect_error ("fallback=libx264 options=nosuchkey=1", NULL, key);
   expect_error ("fallback=libx264 options=crf=abc", NULL, value);
   expect_error ("fallback=libx264 options=justakey", NULL, syntax);
   expect_error ("fallback=libx264 preset=nosuchpreset", NULL, preset);
   expect_error ("fallback=libx264 rate-control=cqp", NULL, cqp);
+  expect_error ("fallback=libx264 rate-control=cqp qp=52", NULL, qp_range);
 }
 
 GST_END_TEST;
