@@ -68,26 +68,35 @@ opens (void)
   return n;
 }
 
-GST_START_TEST (test_elements_share_one_device)
+/* Runs the pipeline with avhwupload device=@up_device: the uploader and
+ * the downloader report one device, and one device was opened. */
+static void
+check_one_device (const gchar * up_device)
 {
-  GstElement *p = make_pipeline ("auto");
+  GstElement *p = make_pipeline (up_device);
+  GstAvhwDevice *up, *down;
   guint64 before;
   gchar *err;
-  GstAvhwDevice *up, *down;
 
   gst_avhw_cache_clear ();
   before = opens ();
   err = run (p);
-
   fail_unless (err == NULL, "%s", err);
   up = active_device (p, "up");
   down = active_device (p, "down");
-  fail_unless (up != NULL && up == down);
+  fail_unless (up != NULL && up == down, "down: %s, up: %s",
+      down ? gst_avhw_device_get_name (down) : "none",
+      up ? gst_avhw_device_get_name (up) : "none");
   fail_unless_equals_uint64 (opens () - before, 1);
   gst_object_unref (up);
   gst_object_unref (down);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
+}
+
+GST_START_TEST (test_elements_share_one_device)
+{
+  check_one_device ("auto");
 }
 
 GST_END_TEST;
@@ -116,31 +125,13 @@ other_backend (void)
 GST_START_TEST (test_download_takes_upstream_device)
 {
   gchar *other = other_backend ();
-  GstElement *p;
-  GstAvhwDevice *up, *down;
-  guint64 before;
-  gchar *err;
 
   if (!other) {
     g_print ("test_download_takes_upstream_device: skipped, one backend "
         "with devices only\n");
     return;
   }
-  p = make_pipeline (other);
-  gst_avhw_cache_clear ();
-  before = opens ();
-  err = run (p);
-  fail_unless (err == NULL, "%s", err);
-  up = active_device (p, "up");
-  down = active_device (p, "down");
-  fail_unless (up != NULL && up == down, "down: %s, up: %s",
-      down ? gst_avhw_device_get_name (down) : "none",
-      gst_avhw_device_get_name (up));
-  fail_unless_equals_uint64 (opens () - before, 1);
-  gst_object_unref (up);
-  gst_object_unref (down);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
+  check_one_device (other);
   g_free (other);
 }
 
