@@ -27,6 +27,7 @@ struct _GstAvhwDec
   gboolean fallback;
 
   GstVideoCodecState *input_state;
+  GstCaps *refused_caps;        /* no decoder opened for them: error posted */
   GstVideoCodecState *output_state;
   AVCodecContext *ctx;
   const AVCodec *codec;

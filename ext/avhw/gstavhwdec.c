@@ -347,12 +347,18 @@ gst_avhw_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
     self->input_state = gst_video_codec_state_ref (state);
     return TRUE;
   }
+  /* Upstream offers refused caps again with every buffer: one error. */
+  if (self->refused_caps && gst_caps_is_equal (self->refused_caps, state->caps))
+    return FALSE;
   if (self->ctx)
     drain (self);
   close_codec (self);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   self->input_state = gst_video_codec_state_ref (state);
-  return open_codec (self, id);
+  if (open_codec (self, id))
+    return TRUE;
+  gst_caps_replace (&self->refused_caps, state->caps);
+  return FALSE;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -763,6 +769,7 @@ gst_avhw_dec_stop (GstVideoDecoder * decoder)
   self->held = NULL;
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   g_clear_pointer (&self->output_state, gst_video_codec_state_unref);
+  gst_clear_caps (&self->refused_caps);
   self->out_width = self->out_height = 0;
   return TRUE;
 }

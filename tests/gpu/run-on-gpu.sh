@@ -21,6 +21,9 @@
 #   profile      (not in the default list) tests/gpu/profile.sh: CUDA context
 #                memory, time inside libavcodec for avhwdec and ffmpeg, device
 #                memory by extra-frames (PROFILE_PARTS picks parts)
+#   robustness   (not in the default list) tests/gpu/robustness.sh over ROBUST_DIR
+#                (default .gpu/fuzz): damaged streams through avhwdec with and
+#                without fallback; crashes, hangs and CRITICALs are findings
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
@@ -195,6 +198,14 @@ if has profile; then
     timeout -k 10 "$b" bash tests/gpu/profile.sh --device "$DEVICE" --clips .gpu/bench \
         ${PROFILE_PARTS:+--parts "$PROFILE_PARTS"} | tee "$OUT/profile.md"
     echo "profile exit $? (124: cut at ${b} s)"
+fi
+
+if has robustness; then
+    stage "robustness: damaged streams in ${ROBUST_DIR:-.gpu/fuzz} through avhwdec device=$DEVICE"
+    b=$(budget 300)
+    ROBUST_LOGS=$LOGS/robustness timeout -k 10 "$b" bash tests/gpu/robustness.sh \
+        "${ROBUST_DIR:-.gpu/fuzz}" "$DEVICE" 8 | tee "$OUT/robustness.md"
+    echo "robustness exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi
 
 if has nvbench; then

@@ -562,6 +562,49 @@ GST_START_TEST (test_clear_errors)
 
 GST_END_TEST;
 
+/* Refused caps come back with every buffer (a parser re-sends them): the
+ * error is posted once, not once per buffer. */
+GST_START_TEST (test_refused_caps_one_error)
+{
+  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
+  GPtrArray *cands = gst_avhw_backend_get_decoders
+      (gst_avhw_device_get_backend (dev), AV_CODEC_ID_H264);
+  gchar *desc = g_strdup_printf ("avhwdec device=%s fallback=false",
+      gst_avhw_device_get_name (dev));
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  guint i, errors = 0;
+
+  if (cands->len > 0) {
+    g_print ("%s decodes h264 in hardware: nothing refused here\n",
+        gst_avhw_device_get_name (dev));
+    goto out;
+  }
+  h = gst_harness_new_parse (desc);
+  bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, "video/x-h264,stream-format=byte-stream,"
+      "alignment=au,width=64,height=48,framerate=30/1");
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_wrapped
+            (g_memdup2 ("\0\0\0\1\x65\x88", 6), 6)), GST_FLOW_NOT_NEGOTIATED);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    errors++;
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (errors, 1);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+out:
+  g_ptr_array_unref (cands);
+  g_free (desc);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 /* fallback=true decodes in software with a warning when the device has no
  * hardware decoder for the stream. */
 GST_START_TEST (test_fallback_warns)
@@ -708,6 +751,7 @@ avhwdec_suite (void)
   tcase_add_test (tc, test_wrong_caps);
   tcase_add_test (tc, test_downstream_refuses_format);
   tcase_add_test (tc, test_clear_errors);
+  tcase_add_test (tc, test_refused_caps_one_error);
   tcase_add_test (tc, test_fallback_warns);
   tcase_add_test (tc, test_threads_latency);
   return s;
