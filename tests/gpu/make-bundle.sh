@@ -7,7 +7,7 @@
 #                          programs and the tests/bench programs (shared/gpu/mkbundle)
 #   .gpu/media/            the shared conformance corpus's streams + MANIFEST.tsv
 #   .gpu/bench/            the benchmark clips (tests/bench/make-clips.sh)
-#   .gpu/fuzz/             damaged small streams (tests/gpu/make-fuzz.py)
+#   .gpu/fuzz/             damaged small streams (tests/robustness/make-fuzz.py)
 # Run on the Debian 12 dev machine, as root, from the repository root:
 #   bash tests/gpu/make-bundle.sh [--worktree]
 # By default it builds the last commit (HEAD), exported with `git archive` into
@@ -95,7 +95,7 @@ fi
 # 6b. damaged copies of the small streams, for the robustness stage
 if [ -f "$MEDIA/MANIFEST.tsv" ]; then
     rm -rf "$GPU/fuzz"
-    python3 tests/gpu/make-fuzz.py "$MEDIA" "$GPU/fuzz"
+    python3 tests/robustness/make-fuzz.py "$MEDIA" "$GPU/fuzz"
 fi
 
 # 7. the benchmark clips

@@ -21,7 +21,7 @@
 #   profile      (not in the default list) tests/gpu/profile.sh: CUDA context
 #                memory, time inside libavcodec for avhwdec and ffmpeg, device
 #                memory by extra-frames (PROFILE_PARTS picks parts)
-#   robustness   (not in the default list) tests/gpu/robustness.sh over ROBUST_DIR
+#   robustness   (not in the default list) tests/robustness/robustness.sh over ROBUST_DIR
 #                (default .gpu/fuzz): damaged streams through avhwdec with and
 #                without fallback; crashes, hangs and CRITICALs are findings
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
@@ -203,7 +203,7 @@ fi
 if has robustness; then
     stage "robustness: damaged streams in ${ROBUST_DIR:-.gpu/fuzz} through avhwdec device=$DEVICE"
     b=$(budget 300)
-    ROBUST_LOGS=$LOGS/robustness timeout -k 10 "$b" bash tests/gpu/robustness.sh \
+    ROBUST_LOGS=$LOGS/robustness timeout -k 10 "$b" bash tests/robustness/robustness.sh \
         "${ROBUST_DIR:-.gpu/fuzz}" "$DEVICE" 8 | tee "$OUT/robustness.md"
     echo "robustness exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi

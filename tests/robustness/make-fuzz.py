@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Damaged copies of the corpus's small H.264, H.265 and VP9 streams, for
-tests/gpu/robustness.sh (stdlib only, deterministic).
+tests/robustness/robustness.sh (stdlib only, deterministic).
 
   make-fuzz.py MEDIA_DIR OUT_DIR [--seeds N] [--max-bytes B] [--total-bytes T]
+               [--codecs h264,hevc,h265,vp9]
 
-Takes the streams of MEDIA_DIR/MANIFEST.tsv with codec h264, hevc/h265 or
-vp9 of at most B bytes (default 60000), smallest first, until T bytes of
+Takes the streams of MEDIA_DIR/MANIFEST.tsv with one of the codecs (default
+h264, hevc/h265, vp9) of at most B bytes (default 60000), smallest first, until T bytes of
 sources (default 120000), and writes for each seed s in 0..N-1 (default 5):
   NAME.ow<s>  1-8 runs of 1-64 bytes overwritten (random, zero or 0xff) in
               the middle 80 % of the file
@@ -21,16 +22,16 @@ import os
 import random
 import zlib
 
-CODECS = {"h264", "hevc", "h265", "vp9"}
+CODECS = "h264,hevc,h265,vp9"
 
 
-def sources(media, max_bytes, total_bytes):
+def sources(media, codecs, max_bytes, total_bytes):
     rows = []
     with open(os.path.join(media, "MANIFEST.tsv")) as f:
         head = f.readline().rstrip("\n").split("\t")
         for line in f:
             r = dict(zip(head, line.rstrip("\n").split("\t")))
-            if r.get("codec") in CODECS and int(r.get("size_bytes", 0)) <= max_bytes:
+            if r.get("codec") in codecs and int(r.get("size_bytes", 0)) <= max_bytes:
                 rows.append((int(r["size_bytes"]), r["file"]))
     out, total = [], 0
     for size, path in sorted(rows):
@@ -66,10 +67,12 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--max-bytes", type=int, default=60000)
     ap.add_argument("--total-bytes", type=int, default=120000)
+    ap.add_argument("--codecs", default=CODECS)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     made = 0
-    for path in sources(a.media, a.max_bytes, a.total_bytes):
+    codecs = set(a.codecs.split(","))
+    for path in sources(a.media, codecs, a.max_bytes, a.total_bytes):
         with open(os.path.join(a.media, path), "rb") as f:
             data = f.read()
         base = path.replace("/", "_")

@@ -5,15 +5,18 @@
 # Every file in DIR (raw H.264/H.265/VP9 streams or IVF, damaged on purpose:
 # overwritten bytes, truncations, flipped header bits) goes through
 #   filesrc ! parsebin ! avhwdec device=DEVICE fallback=B ! avhwdownload ! fakesink
-# for B = false (the hardware decoder alone) and true, each under a 20 s timeout.
+# for B = false (the hardware decoder alone) and true (FALLBACKS picks), each
+# under a 20 s timeout.
 # A clean EOS or an ERROR message is what bad input may give; a signal (crash),
 # a timeout (hang) or a GLib CRITICAL is a finding. Prints a table of outcomes and
 # each finding's command. Exit 0 when there is no finding. Needs gst-launch-1.0 with
-# the elements on its path (run-on-gpu.sh stage `robustness` sets that up).
+# the elements on its path (run-on-gpu.sh stage `robustness` and the Meson test
+# robustness/cpu set that up).
 set -u
 DIR=${1:?usage: robustness.sh DIR [DEVICE] [JOBS]}
 DEVICE=${2:-cuda:0}
 JOBS=${3:-8}
+FALLBACKS=${FALLBACKS:-false true}
 LOG=${ROBUST_LOGS:-/tmp/robustness}
 rm -rf "$LOG"; mkdir -p "$LOG"
 
@@ -34,21 +37,22 @@ one() {
 export -f one
 export LOG DEVICE
 
-ls "$DIR" | sed "s|^|$DIR/|" | while read -r f; do echo "$f false"; echo "$f true"; done |
+ls "$DIR" | sed "s|^|$DIR/|" | while read -r f; do for fb in $FALLBACKS; do echo "$f $fb"; done; done |
     xargs -P "$JOBS" -n 2 bash -c 'one "$0" "$1"' > "$LOG/results.txt"
 
 echo "# robustness: $(ls "$DIR" | wc -l) damaged stream(s) of $DIR through avhwdec device=$DEVICE"
 echo
 echo "| fallback | runs | EOS | ERROR | HANG | CRASH | CRITICAL |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for fb in false true; do
+for fb in $FALLBACKS; do
     r=$(grep " fallback=$fb " "$LOG/results.txt")
     c() { echo "$r" | grep -c "^$1 "; }
     echo "| $fb | $(echo "$r" | grep -c .) | $(c EOS) | $(c ERROR) | $(c HANG) | $(c CRASH) | $(c CRITICAL) |"
 done
 echo
-echo "Error messages, most frequent first (fallback=false):"
-grep -h "^ERROR: from element" "$LOG"/*.fallback-false.log 2>/dev/null | sed 's/^ERROR: from element [^ ]*: //' |
+fb1=${FALLBACKS%% *}
+echo "Error messages, most frequent first (fallback=$fb1):"
+grep -h "^ERROR: from element" "$LOG"/*.fallback-"$fb1".log 2>/dev/null | sed 's/^ERROR: from element [^ ]*: //' |
     sort | uniq -c | sort -rn | head -n 8
 findings=$(grep -E "^(HANG|CRASH|CRITICAL) " "$LOG/results.txt")
 if [ -n "$findings" ]; then
