@@ -140,20 +140,30 @@ fail:
 
 /* FFmpeg crops a hardware frame only at the right and bottom; a stream
  * cropped at the top or left (rare: CVFC1) comes out with those rows and
- * columns. Such a frame is downloaded and cropped the way FFmpeg crops
- * software frames, then goes on as a software frame. */
+ * columns. Such a frame is downloaded through the backend, like every
+ * other transfer, and cropped the way FFmpeg crops software frames, then
+ * goes on as a software frame. */
 AVFrame *
 gst_avhw_dec_download_cropped (GstAvhwDec * self, const AVFrame * frame)
 {
   AVFrame *sw = av_frame_alloc ();
+  GError *error = NULL;
   char err[AV_ERROR_MAX_STRING_SIZE];
-  int r;
+  int r = 0;
 
   if (!sw)
     return NULL;
-  r = av_hwframe_transfer_data (sw, frame, 0);
-  if (r >= 0)
-    r = av_frame_copy_props (sw, frame);
+  if (!gst_avhw_backend_download (gst_avhw_device_get_backend (DEVICE (self)),
+          sw, frame, &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not crop a decoded frame on device %s.",
+            gst_avhw_device_get_name (DEVICE (self))), ("download: %s",
+            error->message));
+    g_clear_error (&error);
+    av_frame_free (&sw);
+    return NULL;
+  }
+  r = av_frame_copy_props (sw, frame);
   if (r >= 0)
     r = av_frame_apply_cropping (sw, (self->ctx->flags &
             AV_CODEC_FLAG_UNALIGNED) ? AV_FRAME_CROP_UNALIGNED : 0);
@@ -161,7 +171,7 @@ gst_avhw_dec_download_cropped (GstAvhwDec * self, const AVFrame * frame)
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not crop a decoded frame on device %s.",
             gst_avhw_device_get_name (DEVICE (self))),
-        ("download and crop: %s", av_make_error_string (err, sizeof (err), r)));
+        ("crop: %s", av_make_error_string (err, sizeof (err), r)));
     av_frame_free (&sw);
   }
   return sw;
