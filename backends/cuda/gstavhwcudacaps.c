@@ -28,44 +28,35 @@ static gboolean cuvid_tried;
 static gboolean asked[MAX_DEVICES];
 static guint32 decodes[MAX_DEVICES];
 
+/* The codecs asked about, FFmpeg's id beside NVDEC's. */
+static const struct
+{
+  enum AVCodecID id;
+  cudaVideoCodec codec;
+} codecs[] = {
+  {AV_CODEC_ID_H264, cudaVideoCodec_H264},
+  {AV_CODEC_ID_HEVC, cudaVideoCodec_HEVC},
+  {AV_CODEC_ID_VP9, cudaVideoCodec_VP9},
+  {AV_CODEC_ID_VP8, cudaVideoCodec_VP8},
+  {AV_CODEC_ID_AV1, cudaVideoCodec_AV1},
+  {AV_CODEC_ID_MPEG2VIDEO, cudaVideoCodec_MPEG2},
+  {AV_CODEC_ID_MPEG4, cudaVideoCodec_MPEG4},
+  {AV_CODEC_ID_MJPEG, cudaVideoCodec_JPEG},
+};
+
 static gboolean
 cuda_codec (enum AVCodecID id, cudaVideoCodec * codec)
 {
-  switch (id) {
-    case AV_CODEC_ID_H264:
-      *codec = cudaVideoCodec_H264;
-      return TRUE;
-    case AV_CODEC_ID_HEVC:
-      *codec = cudaVideoCodec_HEVC;
-      return TRUE;
-    case AV_CODEC_ID_VP9:
-      *codec = cudaVideoCodec_VP9;
-      return TRUE;
-    case AV_CODEC_ID_VP8:
-      *codec = cudaVideoCodec_VP8;
-      return TRUE;
-    case AV_CODEC_ID_AV1:
-      *codec = cudaVideoCodec_AV1;
-      return TRUE;
-    case AV_CODEC_ID_MPEG2VIDEO:
-      *codec = cudaVideoCodec_MPEG2;
-      return TRUE;
-    case AV_CODEC_ID_MPEG4:
-      *codec = cudaVideoCodec_MPEG4;
-      return TRUE;
-    case AV_CODEC_ID_MJPEG:
-      *codec = cudaVideoCodec_JPEG;
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
+  guint i;
 
-static const cudaVideoCodec all_codecs[] = {
-  cudaVideoCodec_H264, cudaVideoCodec_HEVC, cudaVideoCodec_VP9,
-  cudaVideoCodec_VP8, cudaVideoCodec_AV1, cudaVideoCodec_MPEG2,
-  cudaVideoCodec_MPEG4, cudaVideoCodec_JPEG,
-};
+  for (i = 0; i < G_N_ELEMENTS (codecs); i++) {
+    if (codecs[i].id == id) {
+      *codec = codecs[i].codec;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
 
 /* When the query had to create the primary context, it is kept for a
  * while: the backend scan that asks is nearly always followed by a device
@@ -154,15 +145,15 @@ query_all_locked (const CudaFunctions * cu, guint index)
   if (!active)
     cuda_set_stack_limit (cu, ctx, index);
   if (cu->cuCtxPushCurrent (ctx) == CUDA_SUCCESS) {
-    for (i = 0; i < G_N_ELEMENTS (all_codecs); i++) {
+    for (i = 0; i < G_N_ELEMENTS (codecs); i++) {
       CUVIDDECODECAPS caps = { 0, };
 
-      caps.eCodecType = all_codecs[i];
+      caps.eCodecType = codecs[i].codec;
       caps.eChromaFormat = cudaVideoChromaFormat_420;
       caps.nBitDepthMinus8 = 0;
       if (cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS
           && caps.bIsSupported)
-        decodes[index] |= 1u << (guint) all_codecs[i];
+        decodes[index] |= 1u << (guint) codecs[i].codec;
     }
     cu->cuCtxPopCurrent (&dummy);
   }
