@@ -52,6 +52,12 @@ AVBufferRef * cuda_wrap_context (CUcontext ctx,
 G_GNUC_INTERNAL
 void cuda_transfer_class_init (GstAvhwBackendClass * bclass);
 
+/* From gstavhwcudatransfer.c: @width x @height pixels of @fc's frames from
+ * @src to @dst, each a CUDA frame or a system frame, whole chroma rows. */
+G_GNUC_INTERNAL
+gboolean cuda_copy_frame (const AVHWFramesContext * fc, AVFrame * dst,
+    const AVFrame * src, int width, int height, GError ** error);
+
 /* From gstavhwcudainterop.c: sets the foreign-context vfuncs
  * (gst.cuda.context) on @bclass. */
 G_GNUC_INTERNAL

@@ -25,81 +25,42 @@ GST_DEBUG_CATEGORY_STATIC (cuda_memory_debug);
  * the frame's device stream and is synchronised before the buffer moves on.
  */
 
-/* Copies every plane between @frame and device memory at @base laid out as
- * @info; @to_frame picks the direction. The frame's context is current. */
-static gboolean
-cuda_copy_planes (const CudaFunctions * cu, CUstream stream, AVFrame * frame,
-    CUdeviceptr base, const GstVideoInfo * info, gboolean to_frame,
-    GError ** error)
-{
-  guint p, c;
-
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    guint rows = GST_VIDEO_INFO_HEIGHT (info), bytes = 0;
-    CUdeviceptr gst_ptr = base + GST_VIDEO_INFO_PLANE_OFFSET (info, p);
-    CUDA_MEMCPY2D cpy = { 0, };
-
-    for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
-      if (GST_VIDEO_INFO_COMP_PLANE (info, c) == p) {
-        rows = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-        bytes = GST_VIDEO_INFO_COMP_WIDTH (info, c) *
-            GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
-        break;
-      }
-    }
-    cpy.srcMemoryType = cpy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    if (to_frame) {
-      cpy.srcDevice = gst_ptr;
-      cpy.srcPitch = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
-      cpy.dstDevice = (CUdeviceptr) frame->data[p];
-      cpy.dstPitch = frame->linesize[p];
-    } else {
-      cpy.srcDevice = (CUdeviceptr) frame->data[p];
-      cpy.srcPitch = frame->linesize[p];
-      cpy.dstDevice = gst_ptr;
-      cpy.dstPitch = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
-    }
-    cpy.WidthInBytes = bytes;
-    cpy.Height = rows;
-    if (!CUDA_CHECK (cu->cuMemcpy2DAsync (&cpy, stream)))
-      return FALSE;
-  }
-  return CUDA_CHECK (cu->cuStreamSynchronize (stream));
-}
-
-/* Runs the copy with the frame's device context current. */
+/* Copies between CUDA frame @frame and GStreamer CUDA memory @mem, seen as
+ * a CUDA frame of its own layout; @to_frame picks the direction. */
 static gboolean
 cuda_transfer (AVFrame * frame, GstMemory * mem, gboolean to_frame,
     GError ** error)
 {
-  const CudaFunctions *cu = cuda_ensure_probed (NULL);
+  const GstVideoInfo *info = &GST_CUDA_MEMORY_CAST (mem)->info;
   const AVHWFramesContext *fc;
-  const AVCUDADeviceContext *hwctx;
+  AVFrame view = { 0, };
   GstMapInfo map;
-  CUcontext dummy;
   gboolean ok;
+  int w, h;
+  guint p;
 
-  if (!cu || !gst_cuda_load_library () || frame->format != AV_PIX_FMT_CUDA
+  if (!gst_cuda_load_library () || frame->format != AV_PIX_FMT_CUDA
       || !frame->hw_frames_ctx) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
         "cuda: not a CUDA frame, or no CUDA driver");
     return FALSE;
   }
   fc = (const AVHWFramesContext *) frame->hw_frames_ctx->data;
-  hwctx = fc->device_ctx->hwctx;
   if (!gst_memory_map (mem, &map, (to_frame ? GST_MAP_READ : GST_MAP_WRITE)
           | GST_MAP_CUDA)) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "cuda: could not map the CUDA memory on the device");
     return FALSE;
   }
-  if (!CUDA_CHECK (cu->cuCtxPushCurrent (hwctx->cuda_ctx))) {
-    gst_memory_unmap (mem, &map);
-    return FALSE;
+  view.format = AV_PIX_FMT_CUDA;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    view.data[p] = map.data + GST_VIDEO_INFO_PLANE_OFFSET (info, p);
+    view.linesize[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
   }
-  ok = cuda_copy_planes (cu, hwctx->stream, frame, (CUdeviceptr) map.data,
-      &GST_CUDA_MEMORY_CAST (mem)->info, to_frame, error);
-  ok = CUDA_CHECK_ERR (cu->cuCtxPopCurrent (&dummy), ok ? error : NULL) && ok;
+  w = MIN (GST_VIDEO_INFO_WIDTH (info), frame->width);
+  h = MIN (GST_VIDEO_INFO_HEIGHT (info), frame->height);
+  ok = to_frame ? cuda_copy_frame (fc, frame, &view, w, h, error) :
+      cuda_copy_frame (fc, &view, frame, w, h, error);
   gst_memory_unmap (mem, &map);
   return ok;
 }

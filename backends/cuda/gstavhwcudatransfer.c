@@ -63,13 +63,14 @@ cuda_plane_side (const AVFrame * f, int plane, CUmemorytype * type,
   }
 }
 
-/* Copies @width x @height pixels of @fmt from @src to @dst, each a CUDA
- * frame or a system frame, with @fc's context current. */
-static gboolean
-cuda_copy_planes (const AVHWFramesContext * fc, AVFrame * dst,
-    const AVFrame * src, enum AVPixelFormat fmt, int width, int height,
-    GError ** error)
+/* Copies @width x @height pixels of @fc's software format from @src to
+ * @dst, each a CUDA frame (device memory) or a system frame, with @fc's
+ * context current, on its stream. */
+gboolean
+cuda_copy_frame (const AVHWFramesContext * fc, AVFrame * dst,
+    const AVFrame * src, int width, int height, GError ** error)
 {
+  enum AVPixelFormat fmt = fc->sw_format;
   const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get (fmt);
   const AVCUDADeviceContext *hwctx = fc->device_ctx->hwctx;
   const CudaFunctions *cu = cuda_ensure_probed (NULL);
@@ -77,6 +78,8 @@ cuda_copy_planes (const AVHWFramesContext * fc, AVFrame * dst,
   CUcontext dummy;
   gboolean ok = FALSE;
 
+  if (!cuda_layout_holds (fc, height, error))
+    return FALSE;
   if (!cu || !desc || planes <= 0) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "cuda: no CUDA driver, or no layout for %s", av_get_pix_fmt_name (fmt));
@@ -123,10 +126,7 @@ cuda_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
         dst->width, dst->height, av_get_pix_fmt_name (df->sw_format));
     return FALSE;
   }
-  if (!cuda_layout_holds (sf, src->height, error))
-    return FALSE;
-  return cuda_copy_planes (df, dst, src, sf->sw_format, src->width,
-      src->height, error);
+  return cuda_copy_frame (df, dst, src, src->width, src->height, error);
 }
 
 /* Between CUDA frame @hw and system frame @sw: the smaller of the two
@@ -145,10 +145,8 @@ cuda_host_transfer (AVFrame * dst, const AVFrame * src, AVFrame * hw,
         av_get_pix_fmt_name (sw->format), av_get_pix_fmt_name (fc->sw_format));
     return FALSE;
   }
-  if (!cuda_layout_holds (fc, MIN (sw->height, hw->height), error))
-    return FALSE;
-  return cuda_copy_planes (fc, dst, src, fc->sw_format,
-      MIN (sw->width, hw->width), MIN (sw->height, hw->height), error);
+  return cuda_copy_frame (fc, dst, src, MIN (sw->width, hw->width),
+      MIN (sw->height, hw->height), error);
 }
 
 static gboolean
