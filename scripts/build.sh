@@ -3,14 +3,18 @@
 # shared media corpus to the conformance test when it sits beside the repo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/builddir.sh
 
 opts=(-Dwerror=true)
 if [ -f ../shared/media/MANIFEST.tsv ]; then
   opts+=("-Dmedia-dir=$(cd ../shared/media && pwd)")
 fi
-if [ -d build ]; then
-  meson setup --reconfigure build "${opts[@]}" >/dev/null
+if [ -f "$BUILD_DIR/build.ninja" ]; then
+  meson setup --reconfigure "$BUILD_DIR" "${opts[@]}" >/dev/null
 else
-  meson setup build "${opts[@]}"
+  meson setup --wipe "$BUILD_DIR" "${opts[@]}" 2>/dev/null \
+    || meson setup "$BUILD_DIR" "${opts[@]}"
 fi
-meson compile -C build
+(. /etc/os-release 2>/dev/null && echo "${ID:-linux}${VERSION_ID:-}") \
+  >"$BUILD_DIR/.distribution"
+meson compile -C "$BUILD_DIR"

@@ -6,17 +6,18 @@
 # decodes in software and uploads into the device's memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/builddir.sh
 
 bash scripts/deps.sh
 bash scripts/build.sh
-export GST_PLUGIN_PATH="$PWD/build/ext/avhw:$PWD/build/backends${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export LD_LIBRARY_PATH="$PWD/build/gst/avhw${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export GST_PLUGIN_PATH="$PWD/$BUILD_DIR/ext/avhw:$PWD/$BUILD_DIR/backends${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+export LD_LIBRARY_PATH="$PWD/$BUILD_DIR/gst/avhw${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 device="${DEVICE:-auto}"
 
-build/tools/gst-avhw-info
+"$BUILD_DIR"/tools/gst-avhw-info
 echo
 
-clip="${CLIP:-build/clip-1080p.h264}"
+clip="${CLIP:-$BUILD_DIR/clip-1080p.h264}"
 if [ ! -f "$clip" ]; then
   echo "== making $clip (300 frames, 1920x1080, x264)"
   ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -frames:v 300 \

@@ -2,14 +2,15 @@
 # README's test command: installs dependencies, builds, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/builddir.sh
 
 bash scripts/deps.sh
 bash scripts/build.sh
 set +e
-meson test -C build --print-errorlogs --num-processes 2 "$@"
+meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 "$@"
 rc=$?
 set -e
-/usr/bin/python3 - build/meson-logs/testlog.json <<'PY'
+/usr/bin/python3 - "$BUILD_DIR"/meson-logs/testlog.json <<'PY'
 import json, sys
 counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
 for line in open(sys.argv[1]):
