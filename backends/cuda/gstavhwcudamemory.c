@@ -18,12 +18,23 @@ GST_DEBUG_CATEGORY_STATIC (cuda_memory_debug);
 #define GST_CAT_DEFAULT cuda_memory_debug
 
 /*
- * GStreamer 1.22 cannot wrap device memory it did not allocate
- * (gst_cuda_allocator_alloc_wrapped came later), so a frame crosses with
- * one device-to-device copy: into a GstCudaMemory for export, out of one
- * for import. Both sides are plain pitched device memory; the copy runs on
- * the frame's device stream and is synchronised before the buffer moves on.
+ * Export (avhwdec -> memory:CUDAMemory). From GStreamer 1.24,
+ * gst_cuda_allocator_alloc_wrapped() makes a GstCudaMemory on device memory
+ * it did not allocate: the frame's planes are wrapped where they lie, and
+ * the memory keeps a reference on the AVFrame (so on its decoder surface or
+ * pool buffer) until GStreamer frees it. GStreamer 1.22 cannot wrap, so
+ * there, and for a frame whose planes do not sit in one block in plane
+ * order, the frame crosses with one device-to-device copy into a
+ * GstCudaMemory of GStreamer's own.
+ *
+ * Import (memory:CUDAMemory -> avhwupload, avhwenc): one copy on the
+ * device into the frame the caller got from its frames context. Both sides
+ * are plain pitched device memory; the copy runs on the frame's device
+ * stream and is synchronised before the buffer moves on.
+ *
+ * This file is the one place that knows the GStreamer version difference.
  */
+#define CUDA_CAN_WRAP GST_CHECK_VERSION (1, 24, 0)
 
 /* Copies between CUDA frame @frame and GStreamer CUDA memory @mem, seen as
  * a CUDA frame of its own layout; @to_frame picks the direction. */
@@ -65,27 +76,91 @@ cuda_transfer (AVFrame * frame, GstMemory * mem, gboolean to_frame,
   return ok;
 }
 
-static GstBuffer *
-cuda_export_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
-    const AVFrame * frame, const GstVideoInfo * info, GError ** error)
+static GstCudaAllocator *
+cuda_allocator (void)
 {
-  GstCudaContext *gst_ctx = cuda_interop_get_gst_context (device);
-  GstAllocator *alloc;
-  GstMemory *mem;
-  GstBuffer *buf;
-  GstVideoInfo *minfo;
+  gst_cuda_memory_init_once ();
+  return (GstCudaAllocator *) gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+}
 
-  if (!gst_ctx) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-        "cuda: GStreamer could not wrap %s's CUDA context",
-        gst_avhw_device_get_name (device));
+#if CUDA_CAN_WRAP
+static void
+cuda_frame_free (gpointer data)
+{
+  AVFrame *frame = data;
+
+  av_frame_free (&frame);
+}
+
+/* The layout of @frame's planes as one block from data[0], into @winfo
+ * (format and size from @info); FALSE when they are not one block in plane
+ * order (a cropped frame, planes from separate allocations). */
+static gboolean
+cuda_frame_layout (const AVFrame * frame, const GstVideoInfo * info,
+    GstVideoInfo * winfo)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gsize end = 0;
+  guint p;
+
+  *winfo = *info;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize rows;
+
+    if (!frame->data[p] || frame->linesize[p] <= 0
+        || frame->data[p] < frame->data[0]
+        || (p > 0 && frame->data[p] < frame->data[p - 1]))
+      return FALSE;
+    gst_video_format_info_component (finfo, p, comp);
+    rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp[0],
+        GST_VIDEO_INFO_HEIGHT (info));
+    winfo->offset[p] = frame->data[p] - frame->data[0];
+    winfo->stride[p] = frame->linesize[p];
+    if (winfo->offset[p] < end)
+      return FALSE;             /* overlaps the plane before it */
+    end = winfo->offset[p] + rows * (gsize) frame->linesize[p];
+  }
+  winfo->size = end;
+  return TRUE;
+}
+
+/* A GstCudaMemory on @frame's own planes, keeping a reference on @frame;
+ * NULL when they cannot be wrapped. */
+static GstMemory *
+cuda_wrap_frame (GstCudaAllocator * alloc, GstCudaContext * gst_ctx,
+    const AVFrame * frame, const GstVideoInfo * info)
+{
+  GstVideoInfo winfo;
+  AVFrame *ref;
+  GstMemory *mem;
+
+  if (!cuda_frame_layout (frame, info, &winfo)) {
+    GST_LOG ("frame planes are not one block; copying");
     return NULL;
   }
-  gst_cuda_memory_init_once ();
-  alloc = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
-  mem = alloc ? gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), gst_ctx,
-      info) : NULL;
-  gst_clear_object (&alloc);
+  if (!(ref = av_frame_clone (frame)))
+    return NULL;
+  mem = gst_cuda_allocator_alloc_wrapped (alloc, gst_ctx, NULL, &winfo,
+      (CUdeviceptr) (uintptr_t) frame->data[0], ref, cuda_frame_free);
+  if (!mem)
+    av_frame_free (&ref);
+  return mem;
+}
+#endif
+
+/* A GstCudaMemory of GStreamer's own holding a device copy of @frame. */
+static GstMemory *
+cuda_copy_to_new_memory (GstCudaAllocator * alloc, GstCudaContext * gst_ctx,
+    const AVFrame * frame, const GstVideoInfo * info, GError ** error)
+{
+  GstMemory *mem;
+
+#if CUDA_CAN_WRAP
+  mem = gst_cuda_allocator_alloc (alloc, gst_ctx, NULL, info);
+#else
+  mem = gst_cuda_allocator_alloc (alloc, gst_ctx, info);
+#endif
   if (!mem) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "cuda: GStreamer could not allocate CUDA memory for a %dx%d %s frame",
@@ -97,6 +172,38 @@ cuda_export_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
     gst_memory_unref (mem);
     return NULL;
   }
+  return mem;
+}
+
+static GstBuffer *
+cuda_export_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
+    const AVFrame * frame, const GstVideoInfo * info, GError ** error)
+{
+  GstCudaContext *gst_ctx = cuda_interop_get_gst_context (device);
+  GstCudaAllocator *alloc;
+  GstMemory *mem = NULL;
+  GstBuffer *buf;
+  GstVideoInfo *minfo;
+
+  if (!gst_ctx) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "cuda: GStreamer could not wrap %s's CUDA context",
+        gst_avhw_device_get_name (device));
+    return NULL;
+  }
+  if (!(alloc = cuda_allocator ())) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "cuda: GStreamer has no CUDA memory allocator");
+    return NULL;
+  }
+#if CUDA_CAN_WRAP
+  mem = cuda_wrap_frame (alloc, gst_ctx, frame, info);
+#endif
+  if (!mem)
+    mem = cuda_copy_to_new_memory (alloc, gst_ctx, frame, info, error);
+  gst_object_unref (alloc);
+  if (!mem)
+    return NULL;
   minfo = &GST_CUDA_MEMORY_CAST (mem)->info;
   buf = gst_buffer_new ();
   gst_buffer_append_memory (buf, mem);
