@@ -12,6 +12,7 @@
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkaninterop.h"
+#include "gstavhwvulkanqueues.h"
 
 GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
 #define GST_CAT_DEFAULT vk_interop_debug
@@ -53,7 +54,40 @@ typedef struct
   GstVulkanDevice *device;
   gchar **inst_exts;
   gchar **dev_exts;
+  /* the features FFmpeg is told are enabled: hwctx->device_features
+   * chains these */
+  VkPhysicalDeviceVulkan11Features f11;
+  VkPhysicalDeviceVulkan12Features f12;
+  VkPhysicalDeviceVulkan13Features f13;
 } VkForeign;
+
+/* GStreamer 1.22 creates its VkDevice with no feature enabled
+ * (pEnabledFeatures = NULL). From 1.24 it enables every feature the
+ * physical device reports in the core 1.0-1.3 feature structs
+ * (gst_vulkan_physical_device_get_features()), and FFmpeg must be told:
+ * FFmpeg 7.1 on such a device told "nothing enabled" ran without an error
+ * and returned frames of zeros. This is the one place that knows. */
+static void
+vk_foreign_set_features (VkForeign * f, GstVulkanPhysicalDevice * phys,
+    VkPhysicalDeviceFeatures2 * out)
+{
+  out->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  out->pNext = NULL;
+#if GST_CHECK_VERSION (1, 24, 0)
+  {
+    guint32 api = phys->properties.apiVersion;
+
+    f->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    f->f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    f->f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    out->pNext = &f->f11;
+    f->f11.pNext = &f->f12;
+    if (api >= VK_API_VERSION_1_3)
+      f->f12.pNext = &f->f13;
+    vkGetPhysicalDeviceFeatures2 (phys->device, out);
+  }
+#endif
+}
 
 static void
 vk_foreign_free (AVHWDeviceContext * dctx)
@@ -167,6 +201,15 @@ vk_check_device (GstVulkanDevice * device, const VkQueues * q)
   if (!(phys->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT))
     return g_strdup_printf ("its queue family %d has no compute queue, which "
         "FFmpeg needs", q->family);
+#if GST_AVHW_VK_QUEUE_LIST
+  /* Seen with FFmpeg 7.1 and GStreamer 1.26 on lavapipe: uploads and
+   * downloads on GStreamer's VkDevice ran without an error and gave frames
+   * of zeros, with its features and extensions declared to FFmpeg. Until
+   * that is understood, a wrong frame is worse than a second VkDevice. */
+  return g_strdup ("this FFmpeg's (7.1 or newer) vulkan transfers give wrong "
+      "frames on a VkDevice GStreamer made; using a VkDevice of FFmpeg's "
+      "own instead");
+#endif
   return NULL;
 }
 
@@ -249,28 +292,17 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
   hwctx->inst = device->instance->instance;
   hwctx->phys_dev = phys->device;
   hwctx->act_dev = device->device;
-  /* GStreamer 1.22 enables no device feature (pEnabledFeatures = NULL). */
-  hwctx->device_features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  vk_foreign_set_features (f, phys, &hwctx->device_features);
   hwctx->enabled_inst_extensions = (const char *const *) f->inst_exts;
   hwctx->nb_enabled_inst_extensions = g_strv_length (f->inst_exts);
   hwctx->enabled_dev_extensions = (const char *const *) f->dev_exts;
   hwctx->nb_enabled_dev_extensions = g_strv_length (f->dev_exts);
   /* GStreamer's queues are all in one family (the first with graphics);
    * graphics and compute families also do transfers. */
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
-  if (phys->queue_family_props[q.family].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
-    hwctx->queue_family_index = q.family;
-    hwctx->nb_graphics_queues = q.n_queues;
-  } else {
-    hwctx->queue_family_index = -1;
-  }
-  hwctx->queue_family_tx_index = q.family;
-  hwctx->nb_tx_queues = q.n_queues;
-  hwctx->queue_family_comp_index = q.family;
-  hwctx->nb_comp_queues = q.n_queues;
-  hwctx->queue_family_encode_index = -1;
-  hwctx->queue_family_decode_index = -1;
-  G_GNUC_END_IGNORE_DEPRECATIONS;
+  gst_avhw_vk_set_queues (hwctx, q.family, q.n_queues,
+      (phys->queue_family_props[q.family].queueFlags
+          & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+      | VK_QUEUE_TRANSFER_BIT);
 
   *index = phys->device_index;
   ret = av_hwdevice_ctx_init (ref);

@@ -1,0 +1,81 @@
+/* gst-avhw: Vulkan backend, the queue families of an AVVulkanDeviceContext
+ *
+ * FFmpeg 7.1 (libavutil 59.34) lists the device's queue families in qf[]
+ * and deprecates the fixed fields (queue_family_tx_index, nb_tx_queues,
+ * ...) that FFmpeg 5.1 and 6 have; FF_API_VULKAN_FIXED_QUEUES exists from
+ * that change on. This header is the one place that knows the difference:
+ * the backend sets a device's queues through it and the tests read them
+ * through it.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <libavutil/version.h>
+#include <libavutil/hwcontext_vulkan.h>
+
+#ifdef FF_API_VULKAN_FIXED_QUEUES
+#define GST_AVHW_VK_QUEUE_LIST 1
+#else
+#define GST_AVHW_VK_QUEUE_LIST 0
+#endif
+
+/* Declares @n_queues queues of @family, able to do @flags (of
+ * VK_QUEUE_GRAPHICS_BIT, VK_QUEUE_COMPUTE_BIT, VK_QUEUE_TRANSFER_BIT), as
+ * the queues FFmpeg uses for those operations and no others. */
+static inline void
+gst_avhw_vk_set_queues (AVVulkanDeviceContext * hwctx, int family,
+    int n_queues, VkQueueFlags flags)
+{
+#if GST_AVHW_VK_QUEUE_LIST
+  hwctx->qf[0].idx = family;
+  hwctx->qf[0].num = n_queues;
+  hwctx->qf[0].flags = (VkQueueFlagBits) flags;
+  hwctx->qf[0].video_caps = 0;
+  hwctx->nb_qf = 1;
+#else
+  hwctx->queue_family_index = (flags & VK_QUEUE_GRAPHICS_BIT) ? family : -1;
+  hwctx->nb_graphics_queues = (flags & VK_QUEUE_GRAPHICS_BIT) ? n_queues : 0;
+  hwctx->queue_family_tx_index = family;
+  hwctx->nb_tx_queues = n_queues;
+  hwctx->queue_family_comp_index = (flags & VK_QUEUE_COMPUTE_BIT) ? family : -1;
+  hwctx->nb_comp_queues = (flags & VK_QUEUE_COMPUTE_BIT) ? n_queues : 0;
+  hwctx->queue_family_encode_index = -1;
+  hwctx->queue_family_decode_index = -1;
+#endif
+}
+
+/* The first queue family of @hwctx able to do @flag (one bit), and its
+ * number of queues in @n_queues; -1 when none. */
+static inline int
+gst_avhw_vk_find_queues (const AVVulkanDeviceContext * hwctx,
+    VkQueueFlagBits flag, int *n_queues)
+{
+#if GST_AVHW_VK_QUEUE_LIST
+  int i;
+
+  for (i = 0; i < hwctx->nb_qf; i++) {
+    if (hwctx->qf[i].flags & flag) {
+      *n_queues = hwctx->qf[i].num;
+      return hwctx->qf[i].idx;
+    }
+  }
+  *n_queues = 0;
+  return -1;
+#else
+  switch (flag) {
+    case VK_QUEUE_GRAPHICS_BIT:
+      *n_queues = hwctx->nb_graphics_queues;
+      return hwctx->queue_family_index;
+    case VK_QUEUE_COMPUTE_BIT:
+      *n_queues = hwctx->nb_comp_queues;
+      return hwctx->queue_family_comp_index;
+    case VK_QUEUE_TRANSFER_BIT:
+      *n_queues = hwctx->nb_tx_queues;
+      return hwctx->queue_family_tx_index;
+    default:
+      *n_queues = 0;
+      return -1;
+  }
+#endif
+}
