@@ -14,7 +14,7 @@
 #include "gstavhwvulkaninterop.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC (vk_debug);
+GST_DEBUG_CATEGORY (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
 
 struct _GstAvhwVulkanBackend
@@ -167,7 +167,8 @@ vk_download (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   gboolean ok;
 
   g_mutex_lock (&vk_transfer_lock);
-  ok = parent->download (backend, dst, src, error);
+  ok = vk_check_odd_height (src, dst, error)
+      && parent->download (backend, dst, src, error);
   g_mutex_unlock (&vk_transfer_lock);
   return ok;
 }
@@ -179,7 +180,8 @@ vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   gboolean ok;
 
   g_mutex_lock (&vk_transfer_lock);
-  ok = vk_upload_locked (backend, dst, src, error);
+  ok = vk_check_odd_height (dst, src, error)
+      && vk_upload_locked (backend, dst, src, error);
   g_mutex_unlock (&vk_transfer_lock);
   return ok;
 }

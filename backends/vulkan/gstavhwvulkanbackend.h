@@ -27,4 +27,12 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
     AVHW_VULKAN_BACKEND, GstAvhwBackend);
 
+/* From gstavhwvulkanoddsize.c: FALSE, with @error naming the problem, when
+ * this FFmpeg's vulkan transfers between @hw_frame and @sw_frame lose the
+ * last chroma row (a 3-plane 4:2:0 frame of odd height). Call with
+ * transfers serialised. */
+G_GNUC_INTERNAL
+gboolean vk_check_odd_height (const struct AVFrame * hw_frame,
+    const struct AVFrame * sw_frame, GError ** error);
+
 G_END_DECLS
