@@ -424,11 +424,7 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   GstAvhwBackend *backend;
   const gchar *foreign;
 
-#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT (58, 29, 100)
-  interlaced = !!(frame->flags & AV_FRAME_FLAG_INTERLACED);
-#else
-  interlaced = frame->interlaced_frame;
-#endif
+  interlaced = gst_avhw_frame_is_interlaced (frame);
   if (self->output_state && self->out_width == frame->width
       && self->out_height == frame->height && self->out_format == fmt
       && (self->out_interlaced || !interlaced))

@@ -9,7 +9,8 @@
 #include "gstavhwvideoutils.h"
 
 /* FFmpeg 6.1 (lavu 58.29) moved interlacing and key flags into
- * AVFrame.flags; 5.1 only has the fields. */
+ * AVFrame.flags and deprecated the fields, which FFmpeg 7 keeps deprecated
+ * and 8 removes; 5.1 only has the fields. The one place that knows. */
 #if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT (58, 29, 100)
 #define FRAME_INTERLACED(f) (!!((f)->flags & AV_FRAME_FLAG_INTERLACED))
 #define FRAME_TFF(f) (!!((f)->flags & AV_FRAME_FLAG_TOP_FIELD_FIRST))
@@ -24,6 +25,12 @@ gboolean
 gst_avhw_frame_is_keyframe (const AVFrame * frame)
 {
   return FRAME_KEY (frame);
+}
+
+gboolean
+gst_avhw_frame_is_interlaced (const AVFrame * frame)
+{
+  return FRAME_INTERLACED (frame);
 }
 
 /* Fills size, format, interlacing, pixel aspect ratio and colorimetry from

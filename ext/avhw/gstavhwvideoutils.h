@@ -16,6 +16,8 @@ void gst_avhw_buffer_flags_from_frame (GstBuffer * buffer,
 
 gboolean gst_avhw_frame_is_keyframe (const AVFrame * frame);
 
+gboolean gst_avhw_frame_is_interlaced (const AVFrame * frame);
+
 void gst_avhw_caps_add_hdr (GstCaps * caps, const AVFrame * frame);
 
 G_END_DECLS
