@@ -106,6 +106,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pylib'))
+from gstcompat import caps_structure  # noqa: E402
+
 # FFmpeg pix_fmt (native software format of the reference) -> GStreamer video format
 PIX_FMT_TO_GST = {
     'yuv420p': 'I420',
@@ -204,7 +207,7 @@ def worker(job):
 
     def on_pad_added(_pb, pad):
         caps = pad.get_current_caps() or pad.query_caps(None)
-        name = caps.get_structure(0).get_name() if caps and caps.get_size() else ''
+        name = caps_structure(caps).get_name() if caps and caps.get_size() else ''
         with lock:
             if name.startswith('video/') and not state['linked']:
                 state['linked'] = True
@@ -270,7 +273,7 @@ def worker(job):
             if conv is not None and changed:
                 c = conv.get_static_pad('sink').get_current_caps()
                 if c is not None:
-                    f = c.get_structure(0).get_value('format')
+                    f = caps_structure(c).get_value('format')
                     feat = c.get_features(0).to_string()
                     tag = f if feat == 'memory:SystemMemory' else '%s(%s)' % (f, feat)
                     if tag not in res['dec_formats']:

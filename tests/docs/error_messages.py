@@ -28,6 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from gstcompat import caps_structure  # noqa: E402
+
 # (case, check) -> suggested fix. The owner of the message fixes the C code,
 # then removes the entry here.
 KNOWN_GAPS = {
@@ -210,7 +213,7 @@ def _():
     up.set_state(Gst.State.NULL)
     held = set()
     for i in range(caps.get_size()):
-        v = caps.get_structure(i).get_value("format")
+        v = caps_structure(caps, i).get_value("format")
         held |= set(v) if isinstance(v, list) else {v} if v else set()
     fmt = next((f for f in ("RGB", "BGR", "UYVY", "v210", "YUY2", "RGB16")
                 if f not in held), None)
