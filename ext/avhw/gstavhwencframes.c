@@ -128,7 +128,13 @@ ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
       self->stream_format, NULL);
   if (id != AV_CODEC_ID_AV1)
     gst_avhw_enc_caps_set_profile_level (caps, id, hdr, hdr_size);
-  if (self->length_prefixed) {
+  if (id == AV_CODEC_ID_AV1) {
+    /* av1C, which MP4 and Matroska need: mp4mux writes zeros without it */
+    codec_data = gst_avhw_enc_make_codec_data (id, hdr, hdr_size);
+    if (!codec_data)
+      GST_WARNING_OBJECT (self, "no AV1 sequence header in the first packet "
+          "of %s: no codec_data", self->codec->name);
+  } else if (self->length_prefixed) {
     codec_data = gst_avhw_enc_make_codec_data (id, hdr, hdr_size);
     if (!codec_data) {
       GST_ELEMENT_ERROR (self, STREAM, ENCODE, ("Encoder %s gave no "

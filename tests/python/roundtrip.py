@@ -26,8 +26,9 @@ MIN_PSNR = 28.0
 
 # muxer element, file extension
 MUXERS = [("mp4mux", "mp4"), ("matroskamux", "mkv"), ("mpegtsmux", "ts")]
-PARSERS = {"h264": "h264parse", "h265": "h265parse"}
-DECODERS = {"h264": "avdec_h264", "h265": "avdec_h265"}
+# AV1: no mpegtsmux in GStreamer 1.22
+AV1_MUXERS = MUXERS[:2]
+PARSERS = {"h264": "h264parse", "h265": "h265parse", "av1": "av1parse"}
 
 
 def missing_elements(names):
@@ -38,12 +39,12 @@ def missing_tools():
     return [t for t in ("ffprobe", "ffmpeg") if shutil.which(t) is None]
 
 
-def mux_branches(tee, codec, stem):
+def mux_branches(tee, codec, stem, muxers=MUXERS):
     """gst-launch text: one queue ! parser ! muxer ! filesink per muxer
     after the tee named @tee; the files are @stem.EXT."""
     return " ".join(
         f"{tee}. ! queue ! {PARSERS[codec]} ! {mux} ! "
-        f"filesink location={stem}.{ext}" for mux, ext in MUXERS)
+        f"filesink location={stem}.{ext}" for mux, ext in muxers)
 
 
 def run(desc, timeout=120, on_pipeline=None):
@@ -122,6 +123,23 @@ def ffmpeg_decode(path):
     assert len(data) == len(pts), \
         f"{path}: ffmpeg decodes {len(data)} frames, ffprobe {len(pts)}"
     return list(zip(pts, data)), keys
+
+
+def ffprobe_extradata(path):
+    """The codec configuration FFmpeg reads from @path, as bytes."""
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_streams",
+         "-show_data", path], check=True, capture_output=True,
+        text=True).stdout
+    data, inside = b"", False
+    for line in out.splitlines():
+        if line.startswith("extradata="):
+            inside = True
+        elif inside and line[:8].isalnum() and line[8:10] == ": ":
+            data += bytes.fromhex(line[10:50].replace(" ", ""))
+        elif inside:
+            break
+    return data
 
 
 def psnr(a, b):

@@ -34,6 +34,9 @@ BACKENDS = ["vulkan", "opencl", "cuda", "vaapi"]
 DEVICE = None
 # codec -> fallback encoder
 ENCODERS = {"h264": "libx264", "h265": "libx265"}
+# AV1 encoders FFmpeg may have, fastest settings; the first present is used
+AV1_ENCODERS = [("libsvtav1", "preset=12"), ("libaom-av1", "cpu-used=8"),
+                ("librav1e", "speed=10")]
 
 
 def find_device():
@@ -58,12 +61,15 @@ class EncodeMux(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="avhw-mux-")
 
-    def encode(self, codec, props, name, live=False, force_at=None):
+    def encode(self, codec, props, name, live=False, force_at=None,
+               muxers=rt.MUXERS, encoder=None):
         """Encodes into one file per muxer; returns the input frames."""
         stem = f"{self.tmp}/{name}"
+        encoder = encoder or ENCODERS[codec]
         desc = (f"{source(live)} ! avhwupload device={DEVICE} ! avhwenc "
-                f"name=enc device={DEVICE} fallback={ENCODERS[codec]} {props}"
-                f" ! tee name=t {rt.mux_branches('t', codec, stem)}")
+                f"name=enc device={DEVICE} fallback={encoder} {props} ! "
+                f"video/x-{codec} ! tee name=t "
+                f"{rt.mux_branches('t', codec, stem, muxers)}")
         src = []
 
         def on_pipeline(p):
@@ -105,9 +111,40 @@ class EncodeMux(unittest.TestCase):
     def test_h264_live_zerolatency(self):
         self.round_trip("h264", "tune=zerolatency", "h264-live", live=True)
 
+    def test_av1_codec_data(self):
+        """AV1: av1C (marker, version 1, 8-bit 4:2:0, the sequence header
+        OBU) in the caps, which matroskamux stores as CodecPrivate; every
+        frame back from MP4 and Matroska."""
+        have = [(e, o) for e, o in AV1_ENCODERS
+                if avhwenc_takes(f"fallback={e}")]
+        gone = rt.missing_elements(["av1parse"])
+        if not have or gone:
+            self.skipTest("missing " + (", ".join(gone) or "an FFmpeg AV1 "
+                          "encoder (" + ", ".join(e for e, _ in AV1_ENCODERS)
+                          + ")"))
+        enc, opts = have[0]
+        stem, src = self.encode("av1", f"options={opts}", "av1",
+                                muxers=rt.AV1_MUXERS, encoder=enc)
+        av1c = rt.ffprobe_extradata(f"{stem}.mkv")
+        print(f"  {enc}: av1C {av1c.hex()}")
+        self.assertGreater(len(av1c), 4, "no av1C in the Matroska file")
+        self.assertEqual(av1c[0], 0x81, "av1C marker/version")
+        self.assertEqual(av1c[2] & 0x7c, 0x0c, "not 8-bit 4:2:0")
+        self.assertEqual((av1c[4] >> 3) & 0xf, 1, "no sequence header OBU")
+        for _, ext in rt.AV1_MUXERS:
+            print(f"  {enc}: " + rt.check_file(self, f"{stem}.{ext}", src),
+                  flush=True)
+
     def test_h264_forced_key_unit(self):
         self.round_trip("h264", "b-frames=3 gop-size=250", "h264-fku",
                         force_at=FORCE_AT)
+
+
+def avhwenc_takes(props):
+    p = Gst.parse_launch(f"avhwenc {props}")
+    ok = p.set_state(Gst.State.READY) != Gst.StateChangeReturn.FAILURE
+    p.set_state(Gst.State.NULL)
+    return ok
 
 
 def missing():
@@ -117,11 +154,9 @@ def missing():
          "avdec_h265", "parsebin", "decodebin", "qtdemux", "matroskademux",
          "tsdemux"] + [m for m, _ in rt.MUXERS])
     what += rt.missing_tools()
-    for enc in ENCODERS.values():
-        p = Gst.parse_launch(f"avhwenc fallback={enc}")
-        if p.set_state(Gst.State.READY) == Gst.StateChangeReturn.FAILURE:
-            what.append(f"FFmpeg encoder {enc} (or an avhw device)")
-        p.set_state(Gst.State.NULL)
+    what += [f"FFmpeg encoder {enc} (or an avhw device)"
+             for enc in ENCODERS.values()
+             if not avhwenc_takes(f"fallback={enc}")]
     DEVICE = find_device()
     if DEVICE is None:
         what.append("an avhw device (" + (os.environ.get("AVHW_TEST_DEVICE")
