@@ -8,6 +8,8 @@ Every frame is I420 at WIDTH x HEIGHT, compared as packed bytes.
 import os
 import shutil
 import subprocess
+import sys
+import unittest
 
 import gi
 
@@ -35,8 +37,27 @@ def missing_elements(names):
     return [n for n in names if Gst.ElementFactory.find(n) is None]
 
 
-def missing_tools():
-    return [t for t in ("ffprobe", "ffmpeg") if shutil.which(t) is None]
+def missing(elements):
+    """What a round trip needs and lacks: @elements, the muxers and their
+    demuxers, ffprobe, ffmpeg, numpy."""
+    what = missing_elements(
+        elements + ["parsebin", "decodebin", "qtdemux", "matroskademux",
+                    "tsdemux"] + [m for m, _ in MUXERS])
+    what += [t for t in ("ffprobe", "ffmpeg") if shutil.which(t) is None]
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        what.append("numpy")
+    return what
+
+
+def main(gone):
+    """Runs the tests of __main__, or exits 77 (Meson: SKIP) naming what
+    is missing."""
+    if gone:
+        print("SKIP: missing " + ", ".join(gone))
+        sys.exit(77)
+    unittest.main(verbosity=2)
 
 
 def mux_branches(tee, codec, stem, muxers=MUXERS):

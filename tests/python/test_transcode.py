@@ -21,7 +21,6 @@ A device in the list that is absent is reported as skipped by name; exits
 element, numpy, ffprobe or ffmpeg is missing.
 """
 import os
-import sys
 import tempfile
 import unittest
 
@@ -87,23 +86,12 @@ class Transcode(unittest.TestCase):
 
 
 def missing():
-    what = rt.missing_elements(
-        ["avhwdec", "avhwenc", "parsebin", "decodebin", "qtdemux",
-         "matroskademux", "tsdemux", rt.PARSERS[CODEC]] +
-        [m for m, _ in rt.MUXERS] + ([] if CLIP else ["x264enc"]))
-    what += rt.missing_tools()
+    what = rt.missing(["avhwdec", "avhwenc", rt.PARSERS[CODEC]] +
+                      ([] if CLIP else ["x264enc"]))
     if not any(present(d) for d in DEVICES):
         what.append("every device of " + ",".join(DEVICES))
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        what.append("numpy")
     return what
 
 
 if __name__ == "__main__":
-    gone = missing()
-    if gone:
-        print("SKIP: missing " + ", ".join(gone))
-        sys.exit(77)
-    unittest.main(verbosity=2)
+    rt.main(missing())
