@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import gi
@@ -66,6 +67,15 @@ def mux_branches(tee, codec, stem, muxers=MUXERS):
     return " ".join(
         f"{tee}. ! queue ! {PARSERS[codec]} ! {mux} ! "
         f"filesink location={stem}.{ext}" for mux, ext in muxers)
+
+
+def tmpdir(test_class, prefix):
+    """A folder for @test_class's files, removed after its tests unless
+    AVHW_KEEP_FILES is set."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    if not os.environ.get("AVHW_KEEP_FILES"):
+        test_class.addClassCleanup(shutil.rmtree, path, True)
+    return path
 
 
 def run(desc, timeout=120, on_pipeline=None):

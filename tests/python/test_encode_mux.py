@@ -13,7 +13,6 @@ opencl, cuda, vaapi). Exits 77 (Meson: SKIP), naming what is missing,
 without a device, an encoder, a muxer, a decoder, numpy or ffprobe.
 """
 import os
-import tempfile
 import unittest
 
 import gi
@@ -58,7 +57,7 @@ def source(live=False):
 class EncodeMux(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="avhw-mux-")
+        cls.tmp = rt.tmpdir(cls, "avhw-mux-")
 
     def encode(self, codec, props, name, live=False, force_at=None,
                muxers=rt.MUXERS, encoder=None):

@@ -15,13 +15,14 @@ Environment (all optional):
   AVHW_TRANSCODE_FALLBACK  avhwenc's fallback, default libx264,libx265
   AVHW_TRANSCODE_CODEC     h264 (default) or h265: the output codec
   AVHW_TRANSCODE_CLIP      an H.264/H.265 file to transcode instead of the
-                           clip made here (x264enc, B-frames, 40 frames)
+                           clips made here (x264enc, B-frames, 40 frames)
+  AVHW_KEEP_FILES          keep the files written (their folder is printed
+                           in a failure's message)
 A device in the list that is absent is reported as skipped by name; exits
 77 (Meson: SKIP), naming what is missing, when none is present or an
 element, numpy, ffprobe or ffmpeg is missing.
 """
 import os
-import tempfile
 import unittest
 
 import gi
@@ -60,7 +61,7 @@ def present(device):
 class Transcode(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="avhw-transcode-")
+        cls.tmp = rt.tmpdir(cls, "avhw-transcode-")
         cls.clips = [CLIP]
         if not CLIP:
             rt.run(CLIP_PIPE.format(cls.tmp))
