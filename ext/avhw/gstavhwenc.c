@@ -34,7 +34,6 @@
 #include "config.h"
 #endif
 
-#include <string.h>
 #include <libavutil/pixdesc.h>
 #include "gstavhwencprivate.h"
 
@@ -305,9 +304,15 @@ gst_avhw_enc_handle_frame (GstVideoEncoder * encoder,
       ret = GST_FLOW_ERROR;
       goto out;
     }
+    gst_avhw_enc_ts_opened (&self->ts, MAX (self->ctx->has_b_frames, 0));
     if (self->held_frames == 0)
       gst_avhw_enc_update_latency (self, MAX (self->ctx->has_b_frames, 0));
   }
+  if (!GST_CLOCK_TIME_IS_VALID (frame->duration)
+      && GST_VIDEO_INFO_FPS_N (&self->input_state->info) > 0)
+    frame->duration = gst_util_uint64_scale (GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (&self->input_state->info),
+        GST_VIDEO_INFO_FPS_N (&self->input_state->info));
 
   if (!gst_avhw_enc_prepare_frame (self, frame->input_buffer, self->frame,
           &err)) {
@@ -325,8 +330,7 @@ gst_avhw_enc_handle_frame (GstVideoEncoder * encoder,
       AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
   if (GST_VIDEO_CODEC_FRAME_IS_FORCE_KEYFRAME (frame))
     GST_DEBUG_OBJECT (self, "frame %u: key frame forced", n);
-  self->pts_history[n % GST_AVHW_ENC_PTS_HISTORY].number = n;
-  self->pts_history[n % GST_AVHW_ENC_PTS_HISTORY].pts = frame->pts;
+  gst_avhw_enc_ts_add_frame (&self->ts, n, frame->pts, frame->duration);
   self->last_sent = n;
 
   for (;;) {
@@ -363,7 +367,7 @@ gst_avhw_enc_finish (GstVideoEncoder * encoder)
   GstAvhwEnc *self = GST_AVHW_ENC (encoder);
   GstFlowReturn ret = gst_avhw_enc_drain (self);
 
-  self->last_dts = GST_CLOCK_TIME_NONE;
+  gst_avhw_enc_ts_reset (&self->ts);
   /* At EOS GstVideoEncoder forwards EOS whatever the drain returned: a
    * refusal downstream would end the stream silently with frames lost. */
   if (ret == GST_FLOW_NOT_NEGOTIATED ? !self->caps_refused : ret < GST_FLOW_EOS)
@@ -378,7 +382,7 @@ gst_avhw_enc_flush (GstVideoEncoder * encoder)
 
   /* Frames inside the encoder are dropped with it. */
   gst_avhw_enc_close (self);
-  self->last_dts = GST_CLOCK_TIME_NONE;
+  gst_avhw_enc_ts_reset (&self->ts);
   return TRUE;
 }
 
@@ -397,6 +401,8 @@ gst_avhw_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   /* The encoder is chosen again for the new input, on its first frame. */
   self->codec = NULL;
   self->held_frames = 0;
+  /* PTS shifted up so that DTS before the first PTS stay above 0 */
+  gst_video_encoder_set_min_pts (encoder, GST_AVHW_ENC_MIN_PTS);
   GST_INFO_OBJECT (self, "input %" GST_PTR_FORMAT, state->caps);
   return TRUE;
 }
@@ -419,8 +425,7 @@ gst_avhw_enc_start (GstVideoEncoder * encoder)
   self->frame = av_frame_alloc ();
   self->pkt = av_packet_alloc ();
   self->warned_fallback = FALSE;
-  self->last_dts = GST_CLOCK_TIME_NONE;
-  memset (self->pts_history, 0xff, sizeof (self->pts_history));
+  gst_avhw_enc_ts_reset (&self->ts);
   return self->frame && self->pkt;
 }
 
@@ -823,5 +828,5 @@ gst_avhw_enc_init (GstAvhwEnc * self)
   self->props.qp = DEFAULT_PROP_QP;
   self->props.gop_size = DEFAULT_PROP_GOP_SIZE;
   self->props.b_frames = DEFAULT_PROP_B_FRAMES;
-  self->last_dts = GST_CLOCK_TIME_NONE;
+  gst_avhw_enc_ts_reset (&self->ts);
 }

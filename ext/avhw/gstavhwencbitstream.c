@@ -1,12 +1,14 @@
-/* gst-avhw: H.264/H.265 bitstream helpers for avhwenc
+/* gst-avhw: H.264/H.265/AV1 bitstream helpers for avhwenc
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * FFmpeg's encoders write Annex B (start codes) both in their packets and,
  * with AV_CODEC_FLAG_GLOBAL_HEADER, in their extradata. GStreamer's avc and
  * hvc1/hev1 stream formats want NAL units prefixed with their length and
  * the parameter sets in an AVCDecoderConfigurationRecord /
- * HEVCDecoderConfigurationRecord (ISO/IEC 14496-15) as codec_data. libavcodec
- * keeps its own writers of those records private, hence these few.
+ * HEVCDecoderConfigurationRecord (ISO/IEC 14496-15) as codec_data. AV1 in
+ * MP4 and Matroska wants an AV1CodecConfigurationRecord (av1C) holding the
+ * sequence header OBU. libavcodec keeps its own writers of those records
+ * private, hence these few.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -21,6 +23,7 @@
 #define H265_NAL_VPS 32
 #define H265_NAL_SPS 33
 #define H265_NAL_PPS 34
+#define AV1_OBU_SEQUENCE_HEADER 1
 
 typedef struct
 {
@@ -181,6 +184,16 @@ bits_init (Bits * b, const Nal * nal, guint header_size)
     b->data[n++] = nal->data[i];
   }
   b->size = n;
+  b->bit = 0;
+  b->overrun = FALSE;
+}
+
+/* Bytes with no emulation prevention (AV1). */
+static void
+bits_init_raw (Bits * b, const guint8 * data, gsize size)
+{
+  b->data = g_memdup2 (data, size);
+  b->size = size;
   b->bit = 0;
   b->overrun = FALSE;
 }
@@ -418,14 +431,217 @@ make_hvcc (GArray * nals, const SpsInfo * sps)
   return gst_byte_writer_reset_and_get_buffer (&bw);
 }
 
+/* ---------------------------------------------------------------- AV1 */
+
+/* leb128 at @data; 0 bytes read when it runs past @size. */
+static guint
+read_leb128 (const guint8 * data, gsize size, guint64 * value)
+{
+  guint i;
+
+  *value = 0;
+  for (i = 0; i < 8 && i < size; i++) {
+    *value |= (guint64) (data[i] & 0x7f) << (7 * i);
+    if (!(data[i] & 0x80))
+      return i + 1;
+  }
+  return 0;
+}
+
+/* The first sequence header OBU of the OBUs at @data: its header bytes
+ * (@hdr_size of them) and its payload. */
+static gboolean
+find_sequence_header (const guint8 * data, gsize size, const guint8 ** obu,
+    guint * hdr_size, const guint8 ** payload, gsize * payload_size)
+{
+  gsize pos = 0;
+
+  while (pos < size) {
+    guint8 h = data[pos];
+    guint n = 1 + ((h >> 2) & 1);
+    guint64 len = size - pos - MIN (n, size - pos);
+    guint l = 0;
+
+    if (pos + n > size)
+      return FALSE;
+    if (h & 0x02) {
+      l = read_leb128 (data + pos + n, size - pos - n, &len);
+      if (l == 0)
+        return FALSE;
+    }
+    if (len > size - pos - n - l)
+      return FALSE;
+    if (((h >> 3) & 0xf) == AV1_OBU_SEQUENCE_HEADER) {
+      *obu = data + pos;
+      *hdr_size = n;
+      *payload = data + pos + n + l;
+      *payload_size = len;
+      return TRUE;
+    }
+    pos += n + l + len;
+  }
+  return FALSE;
+}
+
+/* Bytes 1 and 2 of av1C from a sequence header OBU's payload (AV1
+ * specification 5.5). */
+static gboolean
+parse_av1_sequence_header (const guint8 * data, gsize size, guint8 out[2])
+{
+  Bits b;
+  guint profile, level, tier = 0, i, n_ops, w_bits, h_bits;
+  guint buffer_delay_len = 0, hbd, twelve = 0, mono = 0, sx = 1, sy = 1;
+  guint pos = 0, primaries = 2, transfer = 2, matrix = 2;
+  gboolean reduced, model = FALSE, display_delay, order_hint, ok;
+
+  bits_init_raw (&b, data, size);
+  profile = bits_read (&b, 3);
+  bits_read (&b, 1);            /* still_picture */
+  reduced = bits_read (&b, 1);
+  if (reduced) {
+    level = bits_read (&b, 5);
+  } else {
+    if (bits_read (&b, 1)) {    /* timing_info_present_flag */
+      bits_read (&b, 32);
+      bits_read (&b, 32);
+      if (bits_read (&b, 1)) {  /* equal_picture_interval: uvlc */
+        guint zeros = 0;
+        while (!b.overrun && !bits_read (&b, 1) && zeros < 32)
+          zeros++;
+        bits_read (&b, zeros);
+      }
+      model = bits_read (&b, 1);
+      if (model) {
+        buffer_delay_len = bits_read (&b, 5) + 1;
+        bits_read (&b, 32);
+        bits_read (&b, 10);     /* two lengths of 5 bits */
+      }
+    }
+    display_delay = bits_read (&b, 1);
+    n_ops = bits_read (&b, 5) + 1;
+    level = 0;
+    for (i = 0; i < n_ops; i++) {
+      guint lv, t = 0;
+
+      bits_read (&b, 12);       /* operating_point_idc */
+      lv = bits_read (&b, 5);
+      if (lv > 7)
+        t = bits_read (&b, 1);
+      if (i == 0) {
+        level = lv;
+        tier = t;
+      }
+      if (model && bits_read (&b, 1)) {
+        bits_read (&b, buffer_delay_len);
+        bits_read (&b, buffer_delay_len);
+        bits_read (&b, 1);
+      }
+      if (display_delay && bits_read (&b, 1))
+        bits_read (&b, 4);
+    }
+  }
+  w_bits = bits_read (&b, 4) + 1;
+  h_bits = bits_read (&b, 4) + 1;
+  bits_read (&b, w_bits);
+  bits_read (&b, h_bits);
+  if (!reduced && bits_read (&b, 1))    /* frame_id_numbers_present */
+    bits_read (&b, 7);
+  bits_read (&b, 3);            /* 128x128, filter intra, intra edge */
+  if (!reduced) {
+    bits_read (&b, 4);          /* interintra, masked, warped, dual filter */
+    order_hint = bits_read (&b, 1);
+    if (order_hint)
+      bits_read (&b, 2);        /* jnt_comp, ref_frame_mvs */
+    if (bits_read (&b, 1) || bits_read (&b, 1)) {       /* screen content */
+      if (!bits_read (&b, 1))   /* seq_choose_integer_mv */
+        bits_read (&b, 1);
+    }
+    if (order_hint)
+      bits_read (&b, 3);
+  }
+  bits_read (&b, 3);            /* superres, cdef, restoration */
+  hbd = bits_read (&b, 1);
+  if (profile == 2 && hbd)
+    twelve = bits_read (&b, 1);
+  if (profile != 1)
+    mono = bits_read (&b, 1);
+  if (bits_read (&b, 1)) {      /* color_description_present_flag */
+    primaries = bits_read (&b, 8);
+    transfer = bits_read (&b, 8);
+    matrix = bits_read (&b, 8);
+  }
+  if (mono) {
+    bits_read (&b, 1);
+  } else if (primaries == 1 && transfer == 13 && matrix == 0) {
+    sx = sy = 0;                /* sRGB: 4:4:4 */
+  } else {
+    bits_read (&b, 1);          /* color_range */
+    if (profile == 1) {
+      sx = sy = 0;
+    } else if (profile == 2) {
+      sy = 0;
+      if (twelve) {
+        sx = bits_read (&b, 1);
+        sy = sx ? bits_read (&b, 1) : 0;
+      }
+    }
+    if (sx && sy)
+      pos = bits_read (&b, 2);
+  }
+  ok = !b.overrun;
+  bits_clear (&b);
+  out[0] = (profile << 5) | (level & 0x1f);
+  out[1] = (tier << 7) | (hbd << 6) | (twelve << 5) | (mono << 4) |
+      (sx << 3) | (sy << 2) | pos;
+  return ok;
+}
+
+/* av1C (AV1 Codec ISO Media File Format Binding 2.3) with the sequence
+ * header OBU of the OBUs at @data (a temporal unit, or an encoder's
+ * extradata), or @data as it is when it is an av1C already. */
+static GstBuffer *
+make_av1c (const guint8 * data, gsize size)
+{
+  const guint8 *obu, *payload;
+  guint hdr_size;
+  gsize payload_size;
+  guint8 head[4] = { 0x81, 0, 0, 0 }, obu_head, leb[8];
+  guint n = 0;
+  guint64 v;
+  GstByteWriter bw;
+
+  if (size >= 4 && data[0] == 0x81)
+    return gst_buffer_new_memdup (data, size);
+  if (!find_sequence_header (data, size, &obu, &hdr_size, &payload,
+          &payload_size) || !parse_av1_sequence_header (payload, payload_size,
+          head + 1))
+    return NULL;
+  /* the OBU again, with its size field (configOBUs need it) */
+  obu_head = obu[0] | 0x02;
+  v = payload_size;
+  do {
+    leb[n++] = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+    v >>= 7;
+  } while (v);
+  gst_byte_writer_init (&bw);
+  gst_byte_writer_put_data (&bw, head, 4);
+  gst_byte_writer_put_uint8 (&bw, obu_head);
+  if (hdr_size > 1)
+    gst_byte_writer_put_data (&bw, obu + 1, hdr_size - 1);
+  gst_byte_writer_put_data (&bw, leb, n);
+  gst_byte_writer_put_data (&bw, payload, payload_size);
+  return gst_byte_writer_reset_and_get_buffer (&bw);
+}
+
 /**
  * gst_avhw_enc_make_codec_data:
- * @codec_id: AV_CODEC_ID_H264 or AV_CODEC_ID_HEVC
- * @data: Annex B parameter sets (an encoder's extradata, or a keyframe), or
- *   a configuration record already
+ * @codec_id: AV_CODEC_ID_H264, AV_CODEC_ID_HEVC or AV_CODEC_ID_AV1
+ * @data: Annex B parameter sets (an encoder's extradata, or a keyframe),
+ *   AV1 OBUs (extradata, or a key temporal unit), or a configuration record
+ *   already
  *
- * Returns: (transfer full) (nullable): avcC / hvcC for @data, %NULL when
- *   @data holds no SPS (or no PPS)
+ * Returns: (transfer full) (nullable): avcC / hvcC / av1C for @data, %NULL
+ *   when @data holds no SPS (or no PPS; for AV1 no sequence header)
  */
 GstBuffer *
 gst_avhw_enc_make_codec_data (enum AVCodecID codec_id, const guint8 * data,
@@ -438,6 +654,8 @@ gst_avhw_enc_make_codec_data (enum AVCodecID codec_id, const guint8 * data,
 
   if (!data || size == 0)
     return NULL;
+  if (codec_id == AV_CODEC_ID_AV1)
+    return make_av1c (data, size);
   if (!gst_avhw_enc_is_annexb (data, size))
     return data[0] == 1 ? gst_buffer_new_memdup (data, size) : NULL;
   if (!get_sps_info (codec_id, data, size, &sps))

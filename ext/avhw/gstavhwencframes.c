@@ -128,7 +128,13 @@ ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
       self->stream_format, NULL);
   if (id != AV_CODEC_ID_AV1)
     gst_avhw_enc_caps_set_profile_level (caps, id, hdr, hdr_size);
-  if (self->length_prefixed) {
+  if (id == AV_CODEC_ID_AV1) {
+    /* av1C, which MP4 and Matroska need: mp4mux writes zeros without it */
+    codec_data = gst_avhw_enc_make_codec_data (id, hdr, hdr_size);
+    if (!codec_data)
+      GST_WARNING_OBJECT (self, "no AV1 sequence header in the first packet "
+          "of %s: no codec_data", self->codec->name);
+  } else if (self->length_prefixed) {
     codec_data = gst_avhw_enc_make_codec_data (id, hdr, hdr_size);
     if (!codec_data) {
       GST_ELEMENT_ERROR (self, STREAM, ENCODE, ("Encoder %s gave no "
@@ -163,55 +169,6 @@ ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
   return TRUE;
 }
 
-static GstClockTime
-pts_of (GstAvhwEnc * self, gint64 number)
-{
-  if (number < 0)
-    return GST_CLOCK_TIME_NONE;
-  if (self->pts_history[number % GST_AVHW_ENC_PTS_HISTORY].number !=
-      (guint32) number)
-    return GST_CLOCK_TIME_NONE;
-  return self->pts_history[number % GST_AVHW_ENC_PTS_HISTORY].pts;
-}
-
-/* DTS from the encoder's, which counts in frame numbers: the PTS of that
- * frame, or before the first frame, that many frame durations earlier
- * (clamped at 0, then a nanosecond after the previous DTS). */
-static GstClockTime
-dts_of (GstAvhwEnc * self, const AVPacket * pkt, GstClockTime pts)
-{
-  const GstVideoInfo *info = &self->input_state->info;
-  GstClockTime dts = GST_CLOCK_TIME_NONE, first;
-  gint64 n = pkt->dts;
-
-  if (!GST_CLOCK_TIME_IS_VALID (pts))
-    return GST_CLOCK_TIME_NONE;
-  if (n == AV_NOPTS_VALUE || n > pkt->pts)
-    n = pkt->pts;
-  dts = pts_of (self, n);
-  if (!GST_CLOCK_TIME_IS_VALID (dts) && n < pkt->pts) {
-    GstClockTime dur = GST_VIDEO_INFO_FPS_N (info) > 0 ?
-        gst_util_uint64_scale (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
-        GST_VIDEO_INFO_FPS_N (info)) : 0;
-    gint64 k = pkt->pts;
-    /* the earliest frame still remembered, counted back from */
-    while (k > n && GST_CLOCK_TIME_IS_VALID (pts_of (self, k - 1)))
-      k--;
-    first = pts_of (self, k);
-    if (!GST_CLOCK_TIME_IS_VALID (first))
-      first = pts;
-    dts = first > (k - n) * dur ? first - (k - n) * dur : 0;
-  }
-  if (!GST_CLOCK_TIME_IS_VALID (dts))
-    dts = pts;
-  /* Strictly increasing: parsers take a repeated DTS for a missing one and
-   * make up their own. */
-  if (GST_CLOCK_TIME_IS_VALID (self->last_dts) && dts <= self->last_dts)
-    dts = self->last_dts + 1;
-  self->last_dts = dts;
-  return dts;
-}
-
 static void
 free_av_buffer (gpointer data)
 {
@@ -239,6 +196,7 @@ push_packet (GstAvhwEnc * self, const AVPacket * pkt)
 {
   GstVideoEncoder *enc = GST_VIDEO_ENCODER (self);
   GstVideoCodecFrame *cframe;
+  GError *err = NULL;
   guint held;
 
   if (pkt->pts < 0 || pkt->pts > G_MAXUINT32
@@ -260,8 +218,16 @@ push_packet (GstAvhwEnc * self, const AVPacket * pkt)
     self->held_frames = held;
     gst_avhw_enc_update_latency (self, held);
   }
+  if (!gst_avhw_enc_ts_next_dts (&self->ts, pkt->dts, cframe->pts,
+          &cframe->dts, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, ENCODE, ("Encoder %s: frame %u cannot "
+            "get a decode timestamp: %s.", self->codec->name,
+            cframe->system_frame_number, err->message), (NULL));
+    g_clear_error (&err);
+    gst_video_codec_frame_unref (cframe);
+    return GST_FLOW_ERROR;
+  }
   cframe->output_buffer = packet_to_buffer (self, pkt);
-  cframe->dts = dts_of (self, pkt, cframe->pts);
   if (pkt->flags & AV_PKT_FLAG_KEY)
     GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (cframe);
   else

@@ -3,22 +3,20 @@
  *
  * gstavhwenc.c: the element (properties, caps, GstVideoEncoder vfuncs);
  * gstavhwencopen.c: choosing and opening an FFmpeg encoder;
- * gstavhwencframes.c: frames into the encoder, packets out of it.
+ * gstavhwencframes.c: frames into the encoder, packets out of it;
+ * gstavhwenctimestamps.c: the packets' decode timestamps.
  */
 #pragma once
 
 #include "gstavhwenc.h"
 #include "gstavhwencconfig.h"
+#include "gstavhwenctimestamps.h"
 #include "gstavhwelementutils.h"
 
 G_BEGIN_DECLS
 
 /* One category for the element, whichever of its files logs. */
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_enc_debug);
-
-/* Frame numbers -> PTS remembered for DTS (the encoder's DTS is a frame
- * number of an earlier frame). */
-#define GST_AVHW_ENC_PTS_HISTORY 512
 
 /* The codecs avhwenc makes, in order of preference. */
 static const enum AVCodecID gst_avhw_enc_codec_ids[] = {
@@ -57,12 +55,7 @@ struct _GstAvhwEnc
   GstBuffer *codec_data;
   guint held_frames;            /* most frames the encoder held so far */
   guint32 last_sent;
-  struct
-  {
-    guint32 number;
-    GstClockTime pts;
-  } pts_history[GST_AVHW_ENC_PTS_HISTORY];
-  GstClockTime last_dts;
+  GstAvhwEncTimestamps ts;
 };
 
 #define GST_AVHW_ENC_DEVICE(s) ((s)->dev.device)

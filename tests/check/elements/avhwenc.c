@@ -177,9 +177,27 @@ psnr (const GstVideoInfo * ia, GstBuffer * a, const GstVideoInfo * ib,
   return 10.0 * ln (255.0 * 255.0 / (se / n)) / ln (10.0);
 }
 
+/* The running time of @t on @pad: avhwenc shifts its output's PTS and
+ * segment up (GstVideoEncoder's minimum PTS), so the input's PTS come back
+ * as running times. */
+static GstClockTime
+running_time (GstPad * pad, GstClockTime t)
+{
+  GstEvent *ev = gst_pad_get_sticky_event (pad, GST_EVENT_SEGMENT, 0);
+  const GstSegment *seg;
+  GstClockTime rt;
+
+  fail_unless (ev != NULL, "no segment on %s", GST_PAD_NAME (pad));
+  gst_event_parse_segment (ev, &seg);
+  rt = gst_segment_to_running_time (seg, GST_FORMAT_TIME, t);
+  gst_event_unref (ev);
+  return rt;
+}
+
 typedef struct
 {
-  GstClockTime pts, dts;
+  GstClockTime pts, dts, duration;
+  GstClockTime rt;              /* of the PTS */
   gboolean key;
   gsize size;
 } Out;
@@ -193,6 +211,8 @@ record_output (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
   o.pts = GST_BUFFER_PTS (buf);
   o.dts = GST_BUFFER_DTS (buf);
+  o.duration = GST_BUFFER_DURATION (buf);
+  o.rt = running_time (pad, o.pts);
   o.key = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
   o.size = gst_buffer_get_size (buf);
   g_array_append_val (outs, o);
@@ -244,7 +264,7 @@ encode_decode (const gchar * desc, GstVideoFormat format, gboolean fallback)
   GstClockTime lat_min, lat_max;
   gboolean live;
   gdouble min_psnr = 100;
-  guint i, n_keys = 0;
+  guint i, f, n_keys = 0;
   GstBuffer *in;
 
   gst_element_set_bus (h->element, bus);
@@ -268,9 +288,10 @@ encode_decode (const gchar * desc, GstVideoFormat format, gboolean fallback)
   fail_unless (check_messages (bus, "encoding in software") || !fallback,
       "no warning about the software fallback");
 
-  /* what the encoder made: DTS strictly increasing (a parser takes a
+  /* what the encoder made: DTS increasing at least a millisecond at a
+   * time (a container's timescale keeps them apart; a parser takes a
    * repeated one for a missing one and makes up timestamps), never after
-   * the PTS; the parser keeps every PTS */
+   * the PTS; durations of a frame; the parser keeps every PTS */
   fail_unless_equals_int (outs->len, N_FRAMES);
   fail_unless_equals_int (parsed->len, N_FRAMES);
   for (i = 0; i < outs->len; i++) {
@@ -280,17 +301,19 @@ encode_decode (const gchar * desc, GstVideoFormat format, gboolean fallback)
         "output %u: DTS %" GST_TIME_FORMAT " PTS %" GST_TIME_FORMAT, i,
         GST_TIME_ARGS (o->dts), GST_TIME_ARGS (o->pts));
     if (i > 0)
-      fail_unless (o->dts > g_array_index (outs, Out, i - 1).dts,
-          "DTS does not increase at output %u", i);
+      fail_unless (o->dts >= g_array_index (outs, Out, i - 1).dts +
+          GST_MSECOND, "DTS does not increase by 1 ms at output %u", i);
+    f = gst_util_uint64_scale_round (o->rt, FPS, GST_SECOND);
+    fail_unless_equals_uint64 (o->duration, frame_pts (f + 1) - frame_pts (f));
     fail_unless_equals_uint64 (g_array_index (parsed, Out, i).pts, o->pts);
   }
   fail_unless (g_array_index (outs, Out, 0).key, "first frame not a key frame");
-  fail_unless_equals_uint64 (g_array_index (outs, Out, 0).pts, frame_pts (0));
+  fail_unless_equals_uint64 (g_array_index (outs, Out, 0).rt, frame_pts (0));
   for (i = 0; i < outs->len; i++) {
     Out *o = &g_array_index (outs, Out, i);
-    if (o->pts == frame_pts (FORCE_AT))
+    if (o->rt == frame_pts (FORCE_AT))
       fail_unless (o->key, "forced key frame %u is not a key frame", FORCE_AT);
-    if (o->pts == frame_pts (FORCE_AT - 1))
+    if (o->rt == frame_pts (FORCE_AT - 1))
       fail_if (o->key, "frame %u is a key frame unasked", FORCE_AT - 1);
   }
   fail_unless (n_keys >= 2 && n_keys < N_FRAMES / 2, "%u key frames", n_keys);
@@ -312,7 +335,8 @@ encode_decode (const gchar * desc, GstVideoFormat format, gboolean fallback)
     GstBuffer *src = make_frame (&info, i);
     gdouble p = psnr (&info, src, &dec_info, out);
 
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), frame_pts (i));
+    fail_unless_equals_uint64 (running_time (h->sinkpad,
+            GST_BUFFER_PTS (out)), frame_pts (i));
     fail_unless (p >= MIN_PSNR, "frame %u: PSNR %.2f dB < %.1f", i, p,
         MIN_PSNR);
     min_psnr = MIN (min_psnr, p);
@@ -521,8 +545,8 @@ bitrate_change (const gchar * props, gboolean restart, gsize * before,
   gst_harness_push_event (h, gst_event_new_eos ());
   while (gst_harness_buffers_in_queue (h) > 0) {
     GstBuffer *b = gst_harness_pull (h);
-    guint f = gst_util_uint64_scale_round (GST_BUFFER_PTS (b), FPS,
-        GST_SECOND);
+    guint f = gst_util_uint64_scale_round (running_time (h->sinkpad,
+            GST_BUFFER_PTS (b)), FPS, GST_SECOND);
     gboolean key = !GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DELTA_UNIT);
 
     /* rate control settles over a few frames on each side */
@@ -585,7 +609,8 @@ GST_START_TEST (test_flush)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   while (gst_harness_buffers_in_queue (h) > 0) {
     GstBuffer *b = gst_harness_pull (h);
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (b), frame_pts (10 + n));
+    fail_unless_equals_uint64 (running_time (h->sinkpad, GST_BUFFER_PTS (b)),
+        frame_pts (10 + n));
     gst_buffer_unref (b);
     n++;
   }
