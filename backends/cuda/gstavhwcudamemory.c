@@ -145,6 +145,9 @@ cuda_wrap_frame (GstCudaAllocator * alloc, GstCudaContext * gst_ctx,
       (CUdeviceptr) (uintptr_t) frame->data[0], ref, cuda_frame_free);
   if (!mem)
     av_frame_free (&ref);
+  else
+    GST_DEBUG ("wrapped a %dx%d frame's planes at %p, no copy",
+        frame->width, frame->height, frame->data[0]);
   return mem;
 }
 #endif
@@ -172,6 +175,8 @@ cuda_copy_to_new_memory (GstCudaAllocator * alloc, GstCudaContext * gst_ctx,
     gst_memory_unref (mem);
     return NULL;
   }
+  GST_DEBUG ("copied a %dx%d frame into GStreamer's CUDA memory",
+      frame->width, frame->height);
   return mem;
 }
 
