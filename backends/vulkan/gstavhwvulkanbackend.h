@@ -27,6 +27,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
     AVHW_VULKAN_BACKEND, GstAvhwBackend);
 
+/* From gstavhwvulkancaps.c: sets device_decodes (device extensions). */
+G_GNUC_INTERNAL
+void vk_caps_class_init (GstAvhwBackendClass * bclass);
+
 /* From gstavhwvulkanoddsize.c: FALSE, with @error naming the problem, when
  * this FFmpeg's vulkan transfers between @hw_frame and @sw_frame lose the
  * last chroma row (a 3-plane 4:2:0 frame of odd height). Call with
