@@ -7,6 +7,7 @@
 #include "config.h"
 #endif
 
+#include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 
 #include "gstavhwcudainterop.h"
@@ -27,10 +28,15 @@ GST_DEBUG_CATEGORY_STATIC (cuda_memory_debug);
  * order, the frame crosses with one device-to-device copy into a
  * GstCudaMemory of GStreamer's own.
  *
- * Import (memory:CUDAMemory -> avhwupload, avhwenc): one copy on the
- * device into the frame the caller got from its frames context. Both sides
- * are plain pitched device memory; the copy runs on the frame's device
- * stream and is synchronised before the buffer moves on.
+ * Import (memory:CUDAMemory -> avhwupload, avhwenc): where the GstCudaMemory
+ * is on the device's own CUDA context and its planes lie as FFmpeg lays out
+ * a frame of the frames context (plane after plane, each the frames
+ * context's height apart, which NVENC relies on), the frame is made on the
+ * memory itself, mapped for as long as the frame lives: no copy, on every
+ * GStreamer version. Otherwise one copy on the device into a frame of the
+ * frames context. Both sides are plain pitched device memory; the copy runs
+ * on the frame's device stream and is synchronised before the buffer moves
+ * on.
  *
  * This file is the one place that knows the GStreamer version difference.
  */
@@ -235,6 +241,118 @@ cuda_import_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
   return cuda_transfer (dst, mem, TRUE, error);
 }
 
+/* What a frame made on GStreamer's memory holds: the buffer, mapped. */
+typedef struct
+{
+  GstBuffer *buffer;
+  GstMemory *mem;
+  GstMapInfo map;
+} CudaWrapped;
+
+static void
+cuda_wrapped_free (void *opaque, uint8_t * data)
+{
+  CudaWrapped *w = opaque;
+
+  gst_memory_unmap (w->mem, &w->map);
+  gst_buffer_unref (w->buffer);
+  g_free (w);
+}
+
+/* Whether @mem's planes (@minfo) lie as FFmpeg lays out a frame of @fc with
+ * @minfo's first stride: same format, every plane's stride and offset. */
+static gboolean
+cuda_layout_fits (const AVHWFramesContext * fc, const GstVideoInfo * minfo)
+{
+  const AVPixFmtDescriptor *d = av_pix_fmt_desc_get (fc->sw_format);
+  int linesizes[4];
+  size_t sizes[4];
+  ptrdiff_t ls[4];
+  gsize offset = 0;
+  guint p, n = GST_VIDEO_INFO_N_PLANES (minfo);
+
+  if (!d || gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (minfo))
+      != fc->sw_format || GST_VIDEO_INFO_WIDTH (minfo) != fc->width
+      || GST_VIDEO_INFO_HEIGHT (minfo) != fc->height || d->comp[0].step <= 0
+      || minfo->stride[0] % d->comp[0].step)
+    return FALSE;
+  if (av_image_fill_linesizes (linesizes, fc->sw_format,
+          minfo->stride[0] / d->comp[0].step) < 0)
+    return FALSE;
+  for (p = 0; p < 4; p++)
+    ls[p] = linesizes[p];
+  if (av_image_fill_plane_sizes (sizes, fc->sw_format, fc->height, ls) < 0)
+    return FALSE;
+  for (p = 0; p < n; p++) {
+    if (minfo->stride[p] != linesizes[p] || minfo->offset[p] != offset)
+      return FALSE;
+    offset += sizes[p];
+  }
+  return TRUE;
+}
+
+static AVFrame *
+cuda_wrap_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
+    GstBuffer * buffer, const GstVideoInfo * info, AVBufferRef * frames_ctx,
+    GError ** error)
+{
+  const AVHWFramesContext *fc = (const AVHWFramesContext *) frames_ctx->data;
+  const AVCUDADeviceContext *hwctx = fc->device_ctx->hwctx;
+  GstMemory *mem = gst_buffer_n_memory (buffer) == 1 ?
+      gst_buffer_peek_memory (buffer, 0) : NULL;
+  GstCudaMemory *cmem;
+  CudaWrapped *w;
+  AVFrame *frame;
+  guint p;
+
+  if (!mem || !gst_is_cuda_memory (mem) || fc->format != AV_PIX_FMT_CUDA)
+    return NULL;
+  cmem = GST_CUDA_MEMORY_CAST (mem);
+  if (gst_cuda_context_get_handle (cmem->context) != hwctx->cuda_ctx) {
+    GST_LOG ("CUDA memory of another CUcontext; copying");
+    return NULL;
+  }
+  if (!cuda_layout_fits (fc, &cmem->info)) {
+    GST_LOG ("CUDA memory laid out unlike %s frames of %dx%d; copying",
+        av_get_pix_fmt_name (fc->sw_format), fc->width, fc->height);
+    return NULL;
+  }
+  w = g_new0 (CudaWrapped, 1);
+  if (!gst_memory_map (mem, &w->map, GST_MAP_READ | GST_MAP_CUDA)) {
+    g_free (w);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "cuda: could not map the CUDA memory on the device");
+    return NULL;
+  }
+#if CUDA_CAN_WRAP
+  /* From 1.24 memory may have pending work on its own stream. */
+  gst_cuda_memory_sync (cmem);
+#endif
+  w->buffer = gst_buffer_ref (buffer);
+  w->mem = mem;
+  frame = av_frame_alloc ();
+  frame->buf[0] = frame ? av_buffer_create (w->map.data, w->map.size,
+      cuda_wrapped_free, w, AV_BUFFER_FLAG_READONLY) : NULL;
+  if (!frame || !frame->buf[0]) {
+    cuda_wrapped_free (w, NULL);
+    av_frame_free (&frame);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "cuda: out of memory");
+    return NULL;
+  }
+  frame->hw_frames_ctx = av_buffer_ref (frames_ctx);
+  frame->format = AV_PIX_FMT_CUDA;
+  frame->width = fc->width;
+  frame->height = fc->height;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&cmem->info); p++) {
+    frame->data[p] = w->map.data + cmem->info.offset[p];
+    frame->linesize[p] = cmem->info.stride[p];
+  }
+  GST_DEBUG ("made a %dx%d frame on GStreamer's CUDA memory at %p, no copy",
+      frame->width, frame->height, frame->data[0]);
+  return frame;
+}
+
 void
 cuda_memory_class_init (GstAvhwBackendClass * bclass)
 {
@@ -243,4 +361,5 @@ cuda_memory_class_init (GstAvhwBackendClass * bclass)
   bclass->foreign_memory_feature = GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY;
   bclass->export_foreign_buffer = cuda_export_foreign_buffer;
   bclass->import_foreign_buffer = cuda_import_foreign_buffer;
+  bclass->wrap_foreign_buffer = cuda_wrap_foreign_buffer;
 }

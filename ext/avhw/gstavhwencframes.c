@@ -384,7 +384,22 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
       return FALSE;
   }
   if (!in && foreign_input (self)) {
-    /* GStreamer's own device memory: one copy on the device */
+    /* GStreamer's own device memory: taken as it is where the backend can,
+     * else one copy on the device */
+    GError *werr = NULL;
+    AVFrame *wrapped = gst_avhw_backend_wrap_foreign_buffer
+        (gst_avhw_device_get_backend (GST_AVHW_ENC_DEVICE (self)),
+        GST_AVHW_ENC_DEVICE (self), buffer, info, self->upload_frames, &werr);
+
+    if (wrapped) {
+      av_frame_move_ref (out, wrapped);
+      av_frame_free (&wrapped);
+      return TRUE;
+    }
+    if (werr) {
+      g_propagate_error (error, werr);
+      return FALSE;
+    }
     if (av_hwframe_get_buffer (self->upload_frames, out, 0) < 0) {
       g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
           "no free frame in the upload pool");

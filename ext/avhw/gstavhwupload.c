@@ -35,6 +35,10 @@ struct _GstAvhwUpload
   /* the output pool, kept across renegotiations that keep format and size */
   GstBufferPool *pool;
   GstVideoInfo pool_info;
+  /* GStreamer's device memory taken without a copy: the frames context of
+   * such frames, and the output buffer made that way for this input */
+  AVBufferRef *wrap_frames;
+  GstBuffer *wrapped_out;
 };
 
 G_DEFINE_TYPE (GstAvhwUpload, gst_avhw_upload, GST_TYPE_AVHW_BASE_TRANSFORM);
@@ -130,6 +134,7 @@ gst_avhw_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       (gst_avhw_device_get_backend (DEVICE (trans))) : NULL;
   self->in_foreign = foreign && gst_caps_features_contains
       (gst_caps_get_features (incaps, 0), foreign);
+  av_buffer_unref (&self->wrap_frames);
   gst_base_transform_set_passthrough (trans,
       gst_caps_is_equal (incaps, outcaps));
   return TRUE;
@@ -203,6 +208,7 @@ gst_avhw_upload_stop (GstBaseTransform * trans)
 {
   GST_AVHW_UPLOAD (trans)->warned = FALSE;
   gst_clear_object (&GST_AVHW_UPLOAD (trans)->pool);
+  av_buffer_unref (&GST_AVHW_UPLOAD (trans)->wrap_frames);
   return TRUE;
 }
 
@@ -255,12 +261,50 @@ whole_chroma (const GstVideoInfo * info)
   return TRUE;
 }
 
+/* GStreamer's own device memory the backend can take as it is: a new
+ * output buffer on it, no copy; NULL to copy into a pool buffer instead. */
+static GstBuffer *
+wrap_foreign_input (GstAvhwUpload * self, GstBuffer * input)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstAvhwDevice *device = DEVICE (self);
+  GError *err = NULL;
+  GstBuffer *out;
+  AVFrame *frame;
+
+  if (!self->wrap_frames)
+    self->wrap_frames = gst_avhw_device_get_frames_ctx (device,
+        gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (&self->in_info)),
+        GST_VIDEO_INFO_WIDTH (&self->in_info),
+        GST_VIDEO_INFO_HEIGHT (&self->in_info), 0, &err);
+  frame = self->wrap_frames ? gst_avhw_backend_wrap_foreign_buffer
+      (gst_avhw_device_get_backend (device), device, input, &self->in_info,
+      self->wrap_frames, &err) : NULL;
+  if (!frame) {
+    if (err)
+      GST_DEBUG_OBJECT (self, "copying: %s", err->message);
+    g_clear_error (&err);
+    return NULL;
+  }
+  out = gst_avhw_buffer_new (device, frame, &self->in_info);
+  GST_BASE_TRANSFORM_GET_CLASS (trans)->copy_metadata (trans, input, out);
+  return out;
+}
+
 static GstFlowReturn
 gst_avhw_upload_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** outbuf)
 {
   GstAvhwUpload *self = GST_AVHW_UPLOAD (trans);
-  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS (gst_avhw_upload_parent_class)
+  GstFlowReturn ret;
+
+  self->wrapped_out = NULL;
+  if (self->in_foreign && !gst_base_transform_is_passthrough (trans)
+      && (*outbuf = wrap_foreign_input (self, input))) {
+    self->wrapped_out = *outbuf;
+    return GST_FLOW_OK;
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (gst_avhw_upload_parent_class)
       ->prepare_output_buffer (trans, input, outbuf);
 
   if (ret == GST_FLOW_ERROR && !whole_chroma (&self->in_info)) {
@@ -300,6 +344,8 @@ gst_avhw_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("output buffer is not avhw device memory"));
     return GST_FLOW_ERROR;
   }
+  if (outbuf == self->wrapped_out)
+    return GST_FLOW_OK;         /* made on the input's memory: no copy */
   if (!(self->in_foreign ?
           gst_avhw_backend_import_foreign_buffer (gst_avhw_device_get_backend
               (device), device, inbuf, &self->in_info, hw, &err) :

@@ -770,3 +770,36 @@ gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
   return klass->import_foreign_buffer (backend, device, buffer, info, dst,
       error);
 }
+
+/**
+ * gst_avhw_backend_wrap_foreign_buffer: (skip)
+ * @backend: a #GstAvhwBackend
+ * @device: the device of @frames_ctx
+ * @buffer: a buffer of the backend's foreign memory feature
+ * @info: its layout
+ * @frames_ctx: the frames context the new frame belongs to
+ * @error: return location for a #GError
+ *
+ * Makes a hardware frame on @buffer's own device memory, without a copy,
+ * where the backend can and @buffer's layout fits frames of @frames_ctx.
+ *
+ * Returns: (transfer full) (nullable): the frame (it keeps @buffer's
+ *   memory alive), or %NULL: with @error set on a failure, without when
+ *   the caller should copy with gst_avhw_backend_import_foreign_buffer()
+ */
+AVFrame *
+gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
+    AVBufferRef * frames_ctx, GError ** error)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  g_return_val_if_fail (frames_ctx != NULL, NULL);
+  klass = KLASS (backend);
+  if (klass->contract_version != GST_AVHW_BACKEND_CONTRACT_VERSION
+      || !klass->wrap_foreign_buffer)
+    return NULL;
+  return klass->wrap_foreign_buffer (backend, device, buffer, info,
+      frames_ctx, error);
+}

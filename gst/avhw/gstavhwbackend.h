@@ -105,6 +105,13 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   device-to-device copy. Optional.
  * @import_foreign_buffer: copies a buffer of GStreamer's own device memory
  *   into the hardware frame @dst of @device, on the device. Optional.
+ * @wrap_foreign_buffer: a new hardware frame of the frames context
+ *   @frames_ctx whose planes are @buffer's own device memory (laid out as
+ *   @info), which the frame keeps alive: no copy. %NULL without an error
+ *   when @buffer's layout does not fit frames of @frames_ctx (the caller
+ *   then copies with @import_foreign_buffer); %NULL with @error on failure.
+ *   Optional (added after contract version 1 in a reserved slot; %NULL in
+ *   backends built before).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -161,9 +168,12 @@ struct _GstAvhwBackendClass
   gboolean (*import_foreign_buffer) (GstAvhwBackend * backend,
       GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
       AVFrame * dst, GError ** error);
+  AVFrame *(*wrap_foreign_buffer) (GstAvhwBackend * backend,
+      GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
+      AVBufferRef * frames_ctx, GError ** error);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 1];
 };
 
 /**
@@ -274,5 +284,10 @@ GST_AVHW_API
 gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
     AVFrame * dst, GError ** error);
+
+GST_AVHW_API
+AVFrame * gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
+    AVBufferRef * frames_ctx, GError ** error);
 
 G_END_DECLS
