@@ -246,6 +246,75 @@ GST_START_TEST (test_gpu_uses_gst_context)
 
 GST_END_TEST;
 
+/* GST_MAP_CUDA of gstcudamemory.h (not included: see above). */
+#define MAP_CUDA (GST_MAP_FLAG_LAST << 1)
+
+/* The device pointer of each CUDAMemory entering avhwupload, in order. */
+static GstPadProbeReturn
+record_cuda_pointer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMapInfo map;
+
+  if (gst_buffer_n_memory (buf) == 1
+      && gst_memory_map (gst_buffer_peek_memory (buf, 0), &map,
+          GST_MAP_READ | MAP_CUDA)) {
+    g_ptr_array_add (data, map.data);
+    gst_memory_unmap (gst_buffer_peek_memory (buf, 0), &map);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* cudaupload ! avhwupload: the avhw frame is made on cudaupload's memory
+ * (its planes lie as FFmpeg lays out NV12 frames), no copy; and the
+ * frames are bit-exact through avhwdownload. */
+GST_START_TEST (test_gpu_upload_takes_cuda_memory)
+{
+  gchar *ref = reference_hash (), *out;
+  GPtrArray *ptrs = g_ptr_array_new ();
+  GstElement *p, *up, *sink;
+  GstPad *pad;
+  GstSample *s;
+  guint n = 0, same = 0;
+
+  gst_avhw_cache_clear ();
+  out = interop_run_and_hash (SRC " ! cudaupload ! avhwupload device=cuda "
+      "! avhwdownload ! " CAPS " ! appsink name=sink sync=false", NULL, NULL);
+  fail_unless_equals_string (out, ref);
+
+  p = gst_parse_launch (SRC " ! cudaupload ! avhwupload name=up device=cuda "
+      "! appsink name=sink sync=false max-buffers=1", NULL);
+  up = gst_bin_get_by_name (GST_BIN (p), "up");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  pad = gst_element_get_static_pad (up, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, record_cuda_pointer,
+      ptrs, NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    AVFrame *f = gst_avhw_buffer_peek_frame (gst_sample_get_buffer (s));
+
+    if (f && n < ptrs->len && (gpointer) f->data[0] ==
+        g_ptr_array_index (ptrs, n))
+      same++;
+    n++;
+    gst_sample_unref (s);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (up);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_print ("  cudaupload ! avhwupload: %u of %u frames on cudaupload's "
+      "memory\n", same, n);
+  fail_unless (n == 5 && same == n, "%u of %u frames taken without a copy",
+      same, n);
+  g_ptr_array_unref (ptrs);
+  g_free (ref);
+  g_free (out);
+}
+
+GST_END_TEST;
+
 /* One GstCudaContext per avhw device, and it maps back to the device. */
 GST_START_TEST (test_gpu_one_wrapper_per_device)
 {
@@ -296,6 +365,7 @@ interop_cuda_suite (void)
     tcase_add_test (tc, test_gpu_cuda_elements_use_ours);
     tcase_add_test (tc, test_gpu_uses_gst_context);
     tcase_add_test (tc, test_gpu_one_wrapper_per_device);
+    tcase_add_test (tc, test_gpu_upload_takes_cuda_memory);
     return s;
   }
   tcase_add_test (tc, test_declared);
