@@ -57,6 +57,13 @@ AVFrame * gst_avhw_dec_upload_sw_frame (GstAvhwDec * self,
     const AVFrame * src, GError ** error);
 G_GNUC_INTERNAL
 GstBuffer * gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw);
+
+G_GNUC_INTERNAL
+void gst_avhw_dec_count_held (GstAvhwDec * self, GstBuffer * buf);
+
+G_GNUC_INTERNAL
+GstBuffer * gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
+    gboolean from_decoder, GError ** error);
 G_GNUC_INTERNAL
 AVFrame * gst_avhw_dec_copy_off_decoder (GstAvhwDec * self,
     const AVFrame * frame);

@@ -537,9 +537,7 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
           hw) : gst_avhw_buffer_new (DEVICE (self), hw,
           &self->output_state->info);
     } else {
-      cframe->output_buffer = gst_avhw_backend_export_foreign_buffer
-          (backend, DEVICE (self), hw, &self->output_state->info, &err);
-      av_frame_free (&hw);
+      cframe->output_buffer = gst_avhw_dec_export_frame (self, hw, is_hw, &err);
       if (!cframe->output_buffer)
         goto transfer_failed;
     }

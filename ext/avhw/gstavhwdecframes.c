@@ -80,6 +80,17 @@ gst_avhw_dec_upload_sw_frame (GstAvhwDec * self, const AVFrame * src,
   return hw;
 }
 
+/* Counts @buf, which holds one of the decoder's own frames, while alive. */
+void
+gst_avhw_dec_count_held (GstAvhwDec * self, GstBuffer * buf)
+{
+  g_atomic_int_inc (&self->held->refs);
+  g_atomic_int_inc (&self->held->held);
+  gst_mini_object_set_qdata (GST_MINI_OBJECT (buf),
+      g_quark_from_static_string ("avhw-dec-held"), self->held,
+      (GDestroyNotify) gst_avhw_dec_held_counter_release);
+}
+
 /* A buffer holding one of the decoder's own frames: counted while alive. */
 GstBuffer *
 gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
@@ -87,11 +98,38 @@ gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
   GstBuffer *buf = gst_avhw_buffer_new (DEVICE (self), hw,
       &self->output_state->info);
 
-  g_atomic_int_inc (&self->held->refs);
-  g_atomic_int_inc (&self->held->held);
-  gst_mini_object_set_qdata (GST_MINI_OBJECT (buf),
-      g_quark_from_static_string ("avhw-dec-held"), self->held,
-      (GDestroyNotify) gst_avhw_dec_held_counter_release);
+  gst_avhw_dec_count_held (self, buf);
+  return buf;
+}
+
+/* GStreamer's own device memory holding @hw (taken). A decoder frame is
+ * copied off the decoder first when downstream already holds enough of
+ * them; one the backend wrapped rather than copied (it kept a reference on
+ * the frame) is counted like the decoder's own. */
+GstBuffer *
+gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
+    gboolean from_decoder, GError ** error)
+{
+  GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
+  GstBuffer *buf;
+  int before;
+
+  if (from_decoder && g_atomic_int_get (&self->held->held) > self->extra_frames) {
+    AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
+
+    if (copy) {
+      av_frame_free (&hw);
+      hw = copy;
+      from_decoder = FALSE;
+    }
+  }
+  before = hw->buf[0] ? av_buffer_get_ref_count (hw->buf[0]) : 0;
+  buf = gst_avhw_backend_export_foreign_buffer (backend, DEVICE (self), hw,
+      &self->output_state->info, error);
+  if (buf && from_decoder && hw->buf[0]
+      && av_buffer_get_ref_count (hw->buf[0]) > before)
+    gst_avhw_dec_count_held (self, buf);
+  av_frame_free (&hw);
   return buf;
 }
 
