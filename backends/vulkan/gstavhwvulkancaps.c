@@ -106,9 +106,9 @@ vk_device_decodes (GstAvhwBackend * backend, guint index,
     return TRUE;
   if (reason)
     *reason = !queue ?
-        g_strdup_printf ("vulkan:%u has no video decode queue "
-        "(VK_KHR_video_decode_queue)", index) :
-        g_strdup_printf ("vulkan:%u does not decode %s (no %s)", index,
+        g_strdup ("the device has no video decode queue "
+        "(VK_KHR_video_decode_queue)") :
+        g_strdup_printf ("the device does not decode %s (no %s)",
         avcodec_get_name (codec_id), ext ? ext : "Vulkan Video extension");
   return FALSE;
 }
