@@ -32,8 +32,8 @@ static gboolean vk_listed;
 static GPtrArray *vk_names;
 static gchar *vk_reason;
 
-static void
-vk_list_devices_locked (void)
+VkResult
+vk_instance_new (VkInstance * instance)
 {
   VkApplicationInfo app = {
     .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -44,6 +44,14 @@ vk_list_devices_locked (void)
     .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
     .pApplicationInfo = &app,
   };
+
+  *instance = VK_NULL_HANDLE;
+  return vkCreateInstance (&info, NULL, instance);
+}
+
+static void
+vk_list_devices_locked (void)
+{
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice *devs = NULL;
   uint32_t n = 0, i;
@@ -51,7 +59,7 @@ vk_list_devices_locked (void)
 
   vk_listed = TRUE;
   vk_names = g_ptr_array_new_with_free_func (g_free);
-  res = vkCreateInstance (&info, NULL, &instance);
+  res = vk_instance_new (&instance);
   if (res != VK_SUCCESS) {
     vk_reason = g_strdup_printf ("vkCreateInstance failed (VkResult %d): no "
         "Vulkan driver (ICD) is installed or it refused to start", res);

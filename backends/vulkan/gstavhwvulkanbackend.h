@@ -3,6 +3,7 @@
  */
 #pragma once
 
+#include <vulkan/vulkan.h>
 #include <gst/avhw/gstavhwbackend.h>
 
 G_BEGIN_DECLS
@@ -26,6 +27,11 @@ G_BEGIN_DECLS
 #define GST_TYPE_AVHW_VULKAN_BACKEND (gst_avhw_vulkan_backend_get_type ())
 G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
     AVHW_VULKAN_BACKEND, GstAvhwBackend);
+
+/* A Vulkan instance for listing physical devices (no device is made);
+ * destroy it with vkDestroyInstance(). */
+G_GNUC_INTERNAL
+VkResult vk_instance_new (VkInstance * instance);
 
 /* From gstavhwvulkancaps.c: sets device_decodes (device extensions). */
 G_GNUC_INTERNAL

@@ -40,22 +40,13 @@ static GPtrArray *caps_exts;    /* per device index: GHashTable of names */
 static void
 vk_list_extensions_locked (void)
 {
-  VkApplicationInfo app = {
-    .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-    .pApplicationName = "gst-avhw",
-    .apiVersion = VK_API_VERSION_1_1,
-  };
-  VkInstanceCreateInfo info = {
-    .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-    .pApplicationInfo = &app,
-  };
-  VkInstance instance = VK_NULL_HANDLE;
+  VkInstance instance;
   VkPhysicalDevice *devs = NULL;
   uint32_t n = 0, i, j;
 
   caps_exts = g_ptr_array_new_with_free_func
       ((GDestroyNotify) g_hash_table_unref);
-  if (vkCreateInstance (&info, NULL, &instance) != VK_SUCCESS)
+  if (vk_instance_new (&instance) != VK_SUCCESS)
     return;
   if (vkEnumeratePhysicalDevices (instance, &n, NULL) == VK_SUCCESS && n > 0) {
     devs = g_new0 (VkPhysicalDevice, n);
