@@ -5,43 +5,112 @@
 #   .gpu/gpubundle.tar.xz  GStreamer 1.22 + minimal FFmpeg 5.1 + this tree
 #                          (plugins, libgstavhw, gst-avhw-info), the tests/check
 #                          programs and the tests/bench programs (shared/gpu/mkbundle)
+#   .gpu/gpubundle-d13.tar.xz  (--d13) the same from Debian 13: GStreamer 1.26 +
+#                          minimal FFmpeg 7.1 (Debian 13's source) + this tree with
+#                          the cuda backend, built in a Debian 13 chroot
 #   .gpu/media/            the shared conformance corpus's streams + MANIFEST.tsv
 #   .gpu/bench/            the benchmark clips (tests/bench/make-clips.sh)
 #   .gpu/fuzz/             damaged small streams (tests/robustness/make-fuzz.py)
 # Run on the Debian 12 dev machine, as root, from the repository root:
-#   bash tests/gpu/make-bundle.sh [--worktree]
+#   bash tests/gpu/make-bundle.sh [--worktree] [--d13]
 # By default it builds the last commit (HEAD), exported with `git archive` into
 # /tmp/avhw-gpu-src/COMMIT, so that uncommitted work in the tree stays out of
 # the GPU run; --worktree builds the working tree as it is (in build-gpu/).
-# Environment: STAGE (default /tmp/avhw-gpu-stage), SHARED (default ../shared),
-# MEDIA (default $SHARED/media).
+# --d13 makes only .gpu/gpubundle-d13.tar.xz (media, clips and fuzz come from a
+# run without it): it runs this script with --in-d13 inside a Debian 13 chroot
+# (shared/distros/debian13.sh --root D13_ROOT) whose /src is the tree being
+# built; there FFmpeg 7.1 is built by shared/gpu/build-ffmpeg.sh into the
+# chroot's /opt/ffmin (once; apt-get source with a deb-src line for trixie,
+# added when missing) and the tree in build-gpu-d13/.
+# Environment: GPU_DIR (default .gpu: where the outputs go), STAGE (default
+# /tmp/avhw-gpu-stage), SHARED (default ../shared), MEDIA (default
+# $SHARED/media), D13_ROOT (default /var/tmp/debian13-gpu: the chroot).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
 STAGE=${STAGE:-/tmp/avhw-gpu-stage}
 SHARED=${SHARED:-$TOP/../shared}
 MEDIA=${MEDIA:-$SHARED/media}
-GPU=$TOP/.gpu
+GPU=${GPU_DIR:-$TOP/.gpu}
+D13_ROOT=${D13_ROOT:-/var/tmp/debian13-gpu}
+WORKTREE=0 MODE=d12
+for a in "$@"; do
+    case $a in
+        --worktree) WORKTREE=1 ;;
+        --d13) MODE=d13 ;;
+        --in-d13) MODE=in-d13 ;;
+        *) echo "make-bundle: unknown argument $a" >&2; exit 2 ;;
+    esac
+done
 mkdir -p "$GPU"
-if [ "${1:-}" = --worktree ]; then
+GPU=$(cd "$GPU" && pwd)
+if [ "$MODE" = in-d13 ]; then
+    SRC=$TOP            # /src in the chroot: the tree the host picked
+elif [ "$WORKTREE" = 1 ]; then
     SRC=$TOP
-    echo "tree: working tree of $(git log -1 --format='%h %s')" > "$GPU/TREE"
+    TREE="tree: working tree of $(git log -1 --format='%h %s')"
 else
     COMMIT=$(git rev-parse --short=12 HEAD)
     SRC=/tmp/avhw-gpu-src/$COMMIT
     if [ ! -d "$SRC" ]; then
         mkdir -p "$SRC.tmp" && git archive HEAD | tar -x -C "$SRC.tmp" && mv "$SRC.tmp" "$SRC"
     fi
-    echo "tree: commit $(git log -1 --format='%h %s')" > "$GPU/TREE"
+    TREE="tree: commit $(git log -1 --format='%h %s')"
 fi
-BUILD=$SRC/build-gpu
+
+# --d13, on the host: this script again, inside the Debian 13 chroot, whose
+# /src is $SRC; the bundle comes back through $SRC/build-gpu-d13/out
+if [ "$MODE" = d13 ]; then
+    echo "make-bundle: building $SRC in a Debian 13 chroot ($D13_ROOT)"
+    rm -f "$SRC/build-gpu-d13/out/gpubundle-d13.tar.xz"
+    (cd "$SRC" && bash "$SHARED/distros/debian13.sh" --root "$D13_ROOT" -- \
+        env GPU_DIR=/src/build-gpu-d13/out bash tests/gpu/make-bundle.sh --in-d13)
+    cp "$SRC/build-gpu-d13/out/gpubundle-d13.tar.xz" "$GPU/"
+    echo "$TREE" > "$GPU/TREE-d13"
+    ls -l "$GPU/gpubundle-d13.tar.xz" | sed 's/^/make-bundle: /'
+    total=$(du -sb "$GPU" | cut -f1)
+    echo "make-bundle: .gpu is $((total / 1048576)) MiB (the working tree and carried paths travel up to 64 MiB)"
+    exit 0
+fi
+if [ "$MODE" = d12 ]; then
+    echo "$TREE" > "$GPU/TREE"
+    BUILD=$SRC/build-gpu MESON_OPTS="" BUNDLE=$GPU/gpubundle.tar.xz
+else
+    BUILD=$SRC/build-gpu-d13 MESON_OPTS="-Dcuda=enabled" BUNDLE=$GPU/gpubundle-d13.tar.xz
+fi
 echo "make-bundle: building $SRC in $BUILD"
 
-# 1. the minimal FFmpeg (once per machine; needs deb-src for `apt-get source`)
+# 0. (in the Debian 13 chroot) the build dependencies, and deb-src for FFmpeg's source
+if [ "$MODE" = in-d13 ]; then
+    [ "$(. /etc/os-release && echo "$VERSION_ID")" = 13 ] || { echo "make-bundle: --in-d13 outside Debian 13" >&2; exit 1; }
+    pkgs="meson ninja-build pkg-config gcc libc6-dev binutils xz-utils dpkg-dev libglib2.0-dev
+        libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+        gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+        gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+        libavcodec-dev libavutil-dev libavformat-dev libffmpeg-nvenc-dev libvulkan-dev
+        libxkbcommon-dev libxkbcommon-x11-dev libva-dev libdrm-dev ocl-icd-opencl-dev"
+    missing="" update=0
+    for p in $pkgs; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    done
+    if ! grep -rqs '^deb-src .* trixie' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+        sed -n 's/^deb \(.* trixie .*\)/deb-src \1/p' /etc/apt/sources.list > /etc/apt/sources.list.d/trixie-src.list
+        update=1
+    fi
+    if [ -n "$missing" ] || [ "$update" = 1 ]; then
+        echo "make-bundle: apt-get update; install:${missing:- nothing}"
+        apt-get update -q > /dev/null
+        # shellcheck disable=SC2086
+        [ -z "$missing" ] || apt-get install -y -q --no-install-recommends $missing > /dev/null
+    fi
+fi
+
+# 1. the minimal FFmpeg (once per machine or chroot; needs deb-src for `apt-get source`)
 [ -x /opt/ffmin/bin/ffmpeg ] || bash "$SHARED/gpu/build-ffmpeg.sh"
 
 # 2. this tree, installed into a stage
-[ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" "$SRC" --prefix=/usr/local -Dwerror=true
+# shellcheck disable=SC2086
+[ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" "$SRC" --prefix=/usr/local -Dwerror=true $MESON_OPTS
 meson compile -C "$BUILD"
 rm -rf "$STAGE"
 meson install -C "$BUILD" --destdir "$STAGE" --quiet
@@ -78,8 +147,9 @@ else
 fi
 
 # 5. the bundle (ivfparse: parsebin needs it for the IVF streams of the corpus)
-bash "$SHARED/gpu/mkbundle" "$GPU/gpubundle.tar.xz" --add-prefix "$STAGE" --plugin ivfparse
-bash "$SHARED/gpu/check-bundle.sh" "$GPU/gpubundle.tar.xz" --element avhwdec
+bash "$SHARED/gpu/mkbundle" "$BUNDLE" --add-prefix "$STAGE" --plugin ivfparse
+bash "$SHARED/gpu/check-bundle.sh" "$BUNDLE" --element avhwdec
+[ "$MODE" = d12 ] || { ls -l "$BUNDLE"; exit 0; }   # the rest is done on the host
 
 # 6. the corpus (streams and manifest; framemd5/, reference/ and licenses/ stay)
 if [ -f "$MEDIA/MANIFEST.tsv" ]; then
