@@ -14,6 +14,14 @@
 #   conformance  tests/gpu/conformance-gst.sh over .gpu/media/MANIFEST.tsv through
 #                NVDEC (avhwdec device=cuda:0 fallback=false), then fallback=true
 #                for every stream that did not pass
+#   zerocopy     (not in the default list) avhwdec device=cuda:0 (or DEVICE when it is
+#                cuda:N) ! video/x-raw(memory:CUDAMemory) ! cudadownload over ZC_CLIP
+#                (default .gpu/bench/bench-1080p-h264.mp4) with GST_DEBUG=avhwcudamemory:5:
+#                frames wrapped (no copy) and copied into CUDAMemory, and the MD5 of
+#                the NV12 frames (videocodectestsink) against avhwdec ! avhwdownload
+#                and ffmpeg's software decoder; one VERDICT line, also in
+#                $OUT/zerocopy.txt (frames: the clip's packets, ffprobe). SKIP without
+#                cudadownload (nvcodec registers nothing without an NVIDIA GPU)
 #   bench        tests/bench/run-all.sh --device cuda:0 (reuse, throughput, scaling)
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
@@ -31,8 +39,10 @@
 # bench.md, results.txt, reuse.csv, bench.png and logs.tar.gz (per-test and
 # per-stream logs). Each stage is time-boxed so the whole run ends before
 # DEADLINE_S (default 570) seconds; a stage cut short says so.
-# Env: BENCH_RUNS (2), BENCH_ITER (20), BENCH_STREAMS ("1 2 4 7 14"), CONF_JOBS (4),
-# DEVICE (cuda:0).
+# Env: BENCH_RUNS (2), BENCH_ITER (20), BENCH_STREAMS ("1 2 4 7 14"), BENCH_ONLY
+# (run-all.sh --only), CONF_JOBS (4), DEVICE (cuda:0), BUNDLE (.gpu/gpubundle.tar.xz:
+# the tarball to unpack; tests/gpu/run-both.sh runs this once per bundle),
+# BUNDLE_ROOT (/tmp: where it is unpacked), LOGS (/tmp/gpu-logs).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
@@ -59,8 +69,10 @@ cat .gpu/TREE 2>/dev/null; echo "working tree sent: $(git log -1 --format="%h %s
 # on a shared dev machine, e.g. BUNDLE_ROOT=/tmp/$USER-gpu DEVICE=vulkan)
 BUNDLE_ROOT=${BUNDLE_ROOT:-/tmp}
 mkdir -p "$BUNDLE_ROOT"
+BUNDLE=${BUNDLE:-.gpu/gpubundle.tar.xz}
 rm -rf "$BUNDLE_ROOT/gpubundle"
-tar -xJf .gpu/gpubundle.tar.xz -C "$BUNDLE_ROOT" || { echo "cannot unpack .gpu/gpubundle.tar.xz"; exit 1; }
+tar -xJf "$BUNDLE" -C "$BUNDLE_ROOT" || { echo "cannot unpack $BUNDLE"; exit 1; }
+echo "bundle: $BUNDLE in $BUNDLE_ROOT/gpubundle"
 # shellcheck disable=SC1091
 . "$BUNDLE_ROOT/gpubundle/env.sh"
 REG=$BUNDLE_ROOT/gpubundle/registries
@@ -144,6 +156,47 @@ if has conformance; then
     fi
     { sed 's/^/fallback=false\t/' "$LOGS/conf-nofallback.tsv" 2>/dev/null
       sed 's/^/fallback=true\t/' "$LOGS/conf-fallback.tsv" 2>/dev/null; } > "$OUT/conformance.tsv"
+fi
+
+if has zerocopy; then
+    stage "zerocopy: avhwdec ! video/x-raw(memory:CUDAMemory) ! cudadownload"
+    case $DEVICE in cuda*) ZC_DEV=$DEVICE ;; *) ZC_DEV=cuda:0 ;; esac
+    ZC_CLIP=${ZC_CLIP:-.gpu/bench/bench-1080p-h264.mp4}
+    ZL=$LOGS/zerocopy; mkdir -p "$ZL"
+    echo "gstreamer: $(gst-launch-1.0 --version | sed -n 's/^GStreamer //p'); clip: $ZC_CLIP; device: $ZC_DEV"
+    if ! timeout 60 gst-inspect-1.0 cudadownload > /dev/null 2>&1; then
+        echo "VERDICT zerocopy: SKIP (no cudadownload: nvcodec registers no element without an NVIDIA GPU)" | tee "$OUT/zerocopy.txt"
+    elif [ ! -f "$ZC_CLIP" ]; then
+        echo "VERDICT zerocopy: SKIP (no $ZC_CLIP)" | tee "$OUT/zerocopy.txt"
+    else
+        # zc_md5 NAME PIPELINE-TAIL...: decode ZC_CLIP through the tail; the MD5 that
+        # videocodectestsink posts at EOS (of the visible rows of each plane, chroma
+        # de-interleaved: what `ffmpeg -pix_fmt yuv420p -f md5` gives for NV12)
+        zc_md5() {
+            local name=$1 b; shift
+            b=$(budget 90)
+            GST_DEBUG="*:2,avhwcudamemory:5" GST_DEBUG_NO_COLOR=1 timeout -k 5 "$b" gst-launch-1.0 -m \
+                filesrc location="$ZC_CLIP" ! parsebin ! "$@" ! video/x-raw,format=NV12 ! \
+                videocodectestsink > "$ZL/$name.log" 2>&1
+            echo "$name: gst-launch exit $? (limit ${b} s): $*"
+            grep -m1 -oE 'conformance/checksum.*checksum=\(string\)[0-9a-f]{32}' "$ZL/$name.log" |
+                grep -oE '[0-9a-f]{32}$' > "$ZL/$name.md5"
+        }
+        zc_md5 cudadownload avhwdec device="$ZC_DEV" fallback=false ! "video/x-raw(memory:CUDAMemory)" ! cudadownload
+        zc_md5 avhwdownload avhwdec device="$ZC_DEV" fallback=false ! avhwdownload
+        timeout -k 5 "$(budget 90)" ffmpeg -v error -nostdin -i "$ZC_CLIP" -map 0:v:0 -pix_fmt yuv420p -f md5 - \
+            2> "$ZL/ffmpeg.err" | sed 's/^MD5=//' > "$ZL/ffmpeg.md5"
+        frames=$(timeout 60 ffprobe -v error -select_streams v:0 -count_packets -show_entries \
+            stream=nb_read_packets -of csv=p=0 "$ZC_CLIP")
+        wrapped=$(grep -c 'wrapped a ' "$ZL/cudadownload.log")
+        copied=$(grep -c 'copied a ' "$ZL/cudadownload.log")
+        m_cd=$(cat "$ZL/cudadownload.md5") m_ad=$(cat "$ZL/avhwdownload.md5") m_ff=$(cat "$ZL/ffmpeg.md5")
+        echo "md5: cudadownload ${m_cd:-none}, avhwdownload ${m_ad:-none}, ffmpeg software ${m_ff:-none}"
+        grep -E 'ERROR|WARN' "$ZL/cudadownload.log" | head -n 5
+        exact=no; [ -n "$m_cd" ] && [ "$m_cd" = "$m_ad" ] && exact=yes
+        ffx=no; [ -n "$m_cd" ] && [ "$m_cd" = "$m_ff" ] && ffx=yes
+        echo "VERDICT zerocopy (GStreamer $(gst-launch-1.0 --version | sed -n 's/^GStreamer //p')): frames ${frames:-?}, wrapped $wrapped, copied $copied, bit-exact vs avhwdownload: $exact, vs ffmpeg software: $ffx" | tee "$OUT/zerocopy.txt"
+    fi
 fi
 
 if has bench; then
