@@ -20,7 +20,7 @@
 # benchmark tables), which is printed last.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$TOP"
+cd "$TOP" || exit 1
 T0=$(date +%s)
 DEADLINE_S=${DEADLINE_S:-540}
 OUT=${OUT:-/tmp/gpu-out}
@@ -31,6 +31,7 @@ STAGES=${*:-check conformance zerocopy bench}
 export BENCH_ONLY=${BENCH_ONLY:-reuse throughput scaling}
 export BENCH_STREAMS=${BENCH_STREAMS:-1 7} BENCH_RUNS=${BENCH_RUNS:-1} BENCH_ITER=${BENCH_ITER:-10}
 BUNDLES=${BUNDLES:-d12 d13}
+# shellcheck disable=SC2086  # word lists
 set -- $BUNDLES
 n=$#
 
@@ -47,6 +48,7 @@ for tag in $BUNDLES; do
         continue
     fi
     mkdir -p "$W/$tag/out"
+    # shellcheck disable=SC2086
     OUT=$W/$tag/out LOGS=$W/$tag/logs BUNDLE=$bundle BUNDLE_ROOT=${BUNDLE_ROOT_PREFIX:-/tmp/gb}${tag#d} \
         DEADLINE_S=$share bash tests/gpu/run-on-gpu.sh $STAGES
     cp "$W/$tag/out/run.log" "$OUT/$tag-run.log"
