@@ -13,7 +13,9 @@
 # the second what is left; run-on-gpu.sh's per-stage time boxes hold inside each.
 # Benchmark defaults here (override by setting them): BENCH_ONLY="reuse throughput
 # scaling", BENCH_STREAMS="1 7", BENCH_RUNS=1, BENCH_ITER=10. BUNDLES (default
-# "d12 d13") picks the bundles.
+# "d12 d13") picks the bundles; BUNDLE_ROOT_PREFIX (/tmp/gb: /tmp/gb12, /tmp/gb13) and
+# BOTH_WORK (/tmp/gpu-both: per-bundle OUT and LOGS) keep rehearsals on a shared
+# machine apart.
 # $OUT gets, per bundle TAG: TAG-run.log (everything printed) and TAG-out.tar.gz
 # (conformance.tsv, zerocopy.txt, bench.md, results.txt, reuse.csv, logs.tar.gz);
 # and summary.txt (check summaries, conformance totals, zerocopy verdicts, the
