@@ -146,8 +146,9 @@ else
     cc -shared -fPIC -O2 -Wall -Werror tests/bench/lavc-time.c -o "$BIN/libavhw-lavc-time.so" -ldl
 fi
 
-# 5. the bundle (ivfparse: parsebin needs it for the IVF streams of the corpus)
-bash "$SHARED/gpu/mkbundle" "$BUNDLE" --add-prefix "$STAGE" --plugin ivfparse
+# 5. the bundle (ivfparse: parsebin needs it for the IVF streams of the corpus;
+# mpegtsmux: tests/gpu/transcode.sh)
+bash "$SHARED/gpu/mkbundle" "$BUNDLE" --add-prefix "$STAGE" --plugin ivfparse --plugin mpegtsmux
 bash "$SHARED/gpu/check-bundle.sh" "$BUNDLE" --element avhwdec
 [ "$MODE" = d12 ] || { ls -l "$BUNDLE"; exit 0; }   # the rest is done on the host
 

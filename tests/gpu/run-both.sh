@@ -6,7 +6,7 @@
 #
 #   bash tests/gpu/run-both.sh [STAGE...]       (device tool: carry [".gpu"])
 #
-# STAGEs: those of run-on-gpu.sh (default: check conformance zerocopy bench). It
+# STAGEs: those of run-on-gpu.sh (default: check conformance zerocopy transcode bench). It
 # runs run-on-gpu.sh once per bundle, one after the other (the benchmarks must not
 # share the GPU), each bundle unpacked in its own folder (BUNDLE_ROOT /tmp/gb12 and
 # /tmp/gb13). DEADLINE_S (default 540) is split: the first bundle gets half of it,
@@ -17,7 +17,7 @@
 # BOTH_WORK (/tmp/gpu-both: per-bundle OUT and LOGS) keep rehearsals on a shared
 # machine apart.
 # $OUT gets, per bundle TAG: TAG-run.log (everything printed) and TAG-out.tar.gz
-# (conformance.tsv, zerocopy.txt, bench.md, results.txt, reuse.csv, logs.tar.gz);
+# (conformance.tsv, zerocopy.txt, transcode.txt, bench.md, results.txt, reuse.csv, logs.tar.gz);
 # and summary.txt (check summaries, conformance totals, zerocopy verdicts, the
 # benchmark tables), which is printed last.
 set -u
@@ -29,7 +29,7 @@ OUT=${OUT:-/tmp/gpu-out}
 W=${BOTH_WORK:-/tmp/gpu-both}
 mkdir -p "$OUT"
 rm -rf "$W"; mkdir -p "$W"
-STAGES=${*:-check conformance zerocopy bench}
+STAGES=${*:-check conformance zerocopy transcode bench}
 export BENCH_ONLY=${BENCH_ONLY:-reuse throughput scaling}
 export BENCH_STREAMS=${BENCH_STREAMS:-1 7} BENCH_RUNS=${BENCH_RUNS:-1} BENCH_ITER=${BENCH_ITER:-10}
 BUNDLES=${BUNDLES:-d12 d13}
@@ -71,6 +71,7 @@ done
         grep -E '^==================== ' "$o/run.log" | sed 's/^=* /stage: /'
         grep -E '^\| all \|' "$o/run.log" | sed 's/^/conformance (fallback=false, then the rest with true): /'
         grep -h '^VERDICT' "$o/zerocopy.txt" 2>/dev/null
+        sed 's/^/transcode: /' "$o/transcode.txt" 2>/dev/null
         [ -f "$o/bench.md" ] && grep -E '^\| |^#' "$o/bench.md" | grep -vE '^\| ---'
     done
 } > "$OUT/summary.txt"

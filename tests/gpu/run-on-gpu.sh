@@ -22,6 +22,9 @@
 #                and ffmpeg's software decoder; one VERDICT line, also in
 #                $OUT/zerocopy.txt (frames: the clip's packets, ffprobe). SKIP without
 #                cudadownload (nvcodec registers nothing without an NVIDIA GPU)
+#   transcode    (not in the default list) tests/gpu/transcode.sh over TC_CLIP (default
+#                .gpu/bench/bench-1080p-h264-30f.mp4): avhwdec device=DEVICE ! avhwenc
+#                (NVENC, else libx264) into mp4, mkv and ts; frames and PTS checked
 #   bench        tests/bench/run-all.sh --device cuda:0 (reuse, throughput, scaling)
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
@@ -197,6 +200,14 @@ if has zerocopy; then
         ffx=no; [ -n "$m_cd" ] && [ "$m_cd" = "$m_ff" ] && ffx=yes
         echo "VERDICT zerocopy (GStreamer $(gst-launch-1.0 --version | sed -n 's/^GStreamer //p')): frames ${frames:-?}, wrapped $wrapped, copied $copied, bit-exact vs avhwdownload: $exact, vs ffmpeg software: $ffx" | tee "$OUT/zerocopy.txt"
     fi
+fi
+
+if has transcode; then
+    stage "transcode: tests/gpu/transcode.sh, avhwdec device=$DEVICE ! avhwenc"
+    b=$(budget 90)
+    timeout -k 5 "$b" bash tests/gpu/transcode.sh "${TC_CLIP:-.gpu/bench/bench-1080p-h264-30f.mp4}" "$DEVICE" \
+        | tee "$OUT/transcode.txt"
+    echo "transcode exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi
 
 if has bench; then
