@@ -24,7 +24,10 @@
 # added when missing) and the tree in build-gpu-d13/.
 # Environment: GPU_DIR (default .gpu: where the outputs go), STAGE (default
 # /tmp/avhw-gpu-stage), SHARED (default ../shared), MEDIA (default
-# $SHARED/media), D13_ROOT (default /var/tmp/debian13-gpu: the chroot).
+# $SHARED/media), D13_ROOT (default /var/tmp/debian13-gpu: the chroot),
+# BENCH_FRAMES (default 1800: the benchmark clips' length), FUZZ (default 1; 0
+# leaves .gpu/fuzz out). Both bundles, media, 1800-frame clips and fuzz pass the
+# device call's 64 MiB: for run-both.sh make .gpu with BENCH_FRAMES=900 FUZZ=0.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
@@ -58,6 +61,16 @@ else
     TREE="tree: commit $(git log -1 --format='%h %s')"
 fi
 
+# what travels: .gpu and the working tree's files (git ls-files), 64 MiB at most
+size_note() {
+    local g t
+    g=$(du -sb "$GPU" | cut -f1)
+    t=$(git ls-files -z | du -cb --files0-from=- 2>/dev/null | tail -n 1 | cut -f1)
+    echo "make-bundle: .gpu is $((g / 1048576)) MiB, with the tree's files $(((g + ${t:-0}) / 1048576)) MiB (the device call carries 64 MiB at most)"
+    [ $((g + ${t:-0})) -lt $((64 * 1048576)) ] ||
+        echo "make-bundle: TOO BIG to carry: make it again with BENCH_FRAMES=900 FUZZ=0 (see tests/gpu/README.md)"
+}
+
 # --d13, on the host: this script again, inside the Debian 13 chroot, whose
 # /src is $SRC; the bundle comes back through $SRC/build-gpu-d13/out
 if [ "$MODE" = d13 ]; then
@@ -68,8 +81,7 @@ if [ "$MODE" = d13 ]; then
     cp "$SRC/build-gpu-d13/out/gpubundle-d13.tar.xz" "$GPU/"
     echo "$TREE" > "$GPU/TREE-d13"
     ls -l "$GPU/gpubundle-d13.tar.xz" | sed 's/^/make-bundle: /'
-    total=$(du -sb "$GPU" | cut -f1)
-    echo "make-bundle: .gpu is $((total / 1048576)) MiB (the working tree and carried paths travel up to 64 MiB)"
+    size_note
     exit 0
 fi
 if [ "$MODE" = d12 ]; then
@@ -163,15 +175,21 @@ if [ -f "$MEDIA/MANIFEST.tsv" ]; then
     chmod -R u+w "$GPU/media"
 fi
 
-# 6b. damaged copies of the small streams, for the robustness stage
-if [ -f "$MEDIA/MANIFEST.tsv" ]; then
-    rm -rf "$GPU/fuzz"
+# 6b. damaged copies of the small streams, for the robustness stage (FUZZ=0: none)
+rm -rf "$GPU/fuzz"
+if [ "${FUZZ:-1}" = 1 ] && [ -f "$MEDIA/MANIFEST.tsv" ]; then
     python3 tests/robustness/make-fuzz.py "$MEDIA" "$GPU/fuzz"
 fi
 
-# 7. the benchmark clips
-bash tests/bench/make-clips.sh "$GPU/bench"
+# 7. the benchmark clips, BENCH_FRAMES long (a clip of another length is made again)
+frames=${BENCH_FRAMES:-1800}
+for c in h264 h265; do
+    f=$GPU/bench/bench-1080p-$c.mp4
+    [ -f "$f" ] || continue
+    n=$(ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$f")
+    [ "$n" = "$frames" ] || rm -f "$f"
+done
+bash tests/bench/make-clips.sh "$GPU/bench" "$frames"
 
 du -sh "$GPU"/* | sed 's/^/make-bundle: /'
-total=$(du -sb "$GPU" | cut -f1)
-echo "make-bundle: .gpu is $((total / 1048576)) MiB (the working tree and carried paths travel up to 64 MiB)"
+size_note
