@@ -67,7 +67,7 @@ has() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 stage "setup"
 echo "command: bash tests/gpu/run-on-gpu.sh $STAGES"
-cat .gpu/TREE 2>/dev/null; echo "working tree sent: $(git log -1 --format="%h %s" 2>/dev/null || echo "no git")"
+grep -H . .gpu/TREE .gpu/TREE-d13 2>/dev/null; echo "working tree sent: $(git log -1 --format="%h %s" 2>/dev/null || echo "no git")"
 # BUNDLE_ROOT: where the bundle is unpacked (a private folder for rehearsals
 # on a shared dev machine, e.g. BUNDLE_ROOT=/tmp/$USER-gpu DEVICE=vulkan)
 BUNDLE_ROOT=${BUNDLE_ROOT:-/tmp}
@@ -208,6 +208,9 @@ if has transcode; then
     timeout -k 5 "$b" bash tests/gpu/transcode.sh "${TC_CLIP:-.gpu/bench/bench-1080p-h264-30f.mp4}" "$DEVICE" \
         | tee "$OUT/transcode.txt"
     echo "transcode exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+    timeout 30 ffprobe -hide_banner -demuxers 2>/dev/null | grep -qw mpegts ||
+        echo "note: this FFmpeg has no mpegts demuxer: ffprobe cannot read the .ts file, so its FAIL says nothing of avhwenc" |
+        tee -a "$OUT/transcode.txt"
 fi
 
 if has bench; then
