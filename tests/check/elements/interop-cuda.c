@@ -247,6 +247,7 @@ GST_START_TEST (test_gpu_uses_gst_context)
 GST_END_TEST;
 
 /* GST_MAP_CUDA of gstcudamemory.h (not included: see above). */
+#define CUDA_CAPS "video/x-raw(memory:CUDAMemory)"
 #define MAP_CUDA (GST_MAP_FLAG_LAST << 1)
 
 /* The device pointer of each CUDAMemory entering avhwupload, in order. */
@@ -278,12 +279,13 @@ GST_START_TEST (test_gpu_upload_takes_cuda_memory)
   guint n = 0, same = 0;
 
   gst_avhw_cache_clear ();
-  out = interop_run_and_hash (SRC " ! cudaupload ! avhwupload device=cuda "
-      "! avhwdownload ! " CAPS " ! appsink name=sink sync=false", NULL, NULL);
+  out = interop_run_and_hash (SRC " ! cudaupload ! " CUDA_CAPS " ! avhwupload "
+      "device=cuda ! avhwdownload ! " CAPS " ! appsink name=sink sync=false",
+      NULL, NULL);
   fail_unless_equals_string (out, ref);
 
-  p = gst_parse_launch (SRC " ! cudaupload ! avhwupload name=up device=cuda "
-      "! appsink name=sink sync=false max-buffers=1", NULL);
+  p = gst_parse_launch (SRC " ! cudaupload ! " CUDA_CAPS " ! avhwupload "
+      "name=up device=cuda ! appsink name=sink sync=false max-buffers=1", NULL);
   up = gst_bin_get_by_name (GST_BIN (p), "up");
   sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   pad = gst_element_get_static_pad (up, "sink");
