@@ -1,0 +1,400 @@
+/* gst-avhw tests: avhwdec parallel > 1 (GOP-parallel decoding)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every stream decoded with parallel=4 gives the frames, hashes and
+ * timestamps of parallel=1; the segments it was cut into are counted from
+ * avhwdec's debug log, so a build that does not cut fails.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <glib/gstdio.h>
+#include "decode-common.c"
+
+static gint segments, one_session;
+
+static void
+count_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text;
+
+  if (g_strcmp0 (gst_debug_category_get_name (category), "avhwdec") != 0)
+    return;
+  text = gst_debug_message_get (message);
+  if (g_str_has_prefix (text, "segment "))
+    g_atomic_int_inc (&segments);
+  if (strstr (text, "one session: "))
+    g_atomic_int_inc (&one_session);
+}
+
+/* Decodes "@src ! avhwdec parallel=N @opts ! avhwdownload" with N = 1 and
+ * 4; both give the same frames. Returns the segments parallel=4 cut. */
+static gint
+check_same (const gchar * src, const gchar * opts, guint * frames)
+{
+  DecodeResult one, four;
+  gchar *desc;
+
+  desc = g_strdup_printf ("%s ! avhwdec parallel=1 %s ! avhwdownload", src,
+      opts);
+  decode (desc, &one);
+  g_free (desc);
+  fail_unless (one.error == NULL, "%s", one.error);
+  fail_unless (one.frames > 0);
+
+  g_atomic_int_set (&segments, 0);
+  desc = g_strdup_printf ("%s ! avhwdec parallel=4 %s ! avhwdownload", src,
+      opts);
+  decode (desc, &four);
+  fail_unless (four.error == NULL, "%s: %s", desc, four.error);
+  fail_unless_equals_int (four.frames, one.frames);
+  fail_unless_equals_int (four.caps_changes, one.caps_changes);
+  fail_unless_equals_string (g_checksum_get_string (four.md5),
+      g_checksum_get_string (one.md5));
+  fail_unless_equals_uint64 (four.last_pts, one.last_pts);
+  fail_unless (four.pts_monotonic, "%s: timestamps not increasing", desc);
+  g_print ("%s: %u frames bit-exact, %d segments\n", desc, four.frames,
+      g_atomic_int_get (&segments));
+  g_free (desc);
+  if (frames)
+    *frames = four.frames;
+  result_clear (&one);
+  result_clear (&four);
+  return g_atomic_int_get (&segments);
+}
+
+static gint
+check_file (const gchar * path, const gchar * parse, const gchar * opts)
+{
+  gchar *src = g_strdup_printf ("filesrc location=%s ! %s", path, parse);
+  gint n = check_same (src, opts, NULL);
+
+  g_free (src);
+  return n;
+}
+
+#define I420_320 "video/x-raw,format=I420,width=320,height=240,framerate=25/1"
+
+GST_START_TEST (test_h264_formats)
+{
+  gchar *bs = make_clip ("gop.h264", I420_320,
+      "key-int-max=20 bframes=2 speed-preset=ultrafast", 130);
+  gchar *mkv = make_clip ("gop.mkv", I420_320,
+      "key-int-max=20 bframes=2 speed-preset=ultrafast", 130);
+
+  /* byte-stream, parameter sets in-band; avc, from codec_data */
+  fail_unless (check_file (bs, "h264parse", "") >= 6);
+  fail_unless (check_file (mkv, "matroskademux ! h264parse", "") >= 6);
+  /* one frame may wait: later sessions stop, nothing hangs or is lost */
+  fail_unless (check_file (bs, "h264parse", "max-buffered=1") >= 6);
+  g_free (bs);
+  g_free (mkv);
+}
+
+GST_END_TEST;
+
+/* Parameter sets only at the start: a session starting later gets them.
+ * x264enc repeats them at every IDR; the copy keeps the first SPS and PPS
+ * (in a byte stream, a unit runs to the next 00 00 01). */
+GST_START_TEST (test_h264_headers_once)
+{
+  gchar *p = make_clip ("rep.h264", I420_320,
+      "key-int-max=20 speed-preset=ultrafast", 100);
+  gchar *once = g_build_filename (tmpdir, "once.h264", NULL);
+  GByteArray *out = g_byte_array_new ();
+  guint8 *d;
+  gsize len, i, unit = 0;
+  guint kept = 0, dropped = 0, seen = 0, type;
+
+  fail_unless (g_file_get_contents (p, (gchar **) & d, &len, NULL));
+  for (i = 0; i <= len; i++) {
+    if (i < len && !(i + 3 <= len && d[i] == 0 && d[i + 1] == 0
+            && d[i + 2] == 1))
+      continue;
+    if (i > unit) {
+      type = d[unit + 3] & 0x1f;
+      if ((type == 7 || type == 8) && (seen & (1 << type))) {
+        dropped++;
+      } else {
+        g_byte_array_append (out, d + unit, i - unit);
+        kept++;
+      }
+      if (type == 7 || type == 8)
+        seen |= 1 << type;
+    }
+    unit = i;
+    i += 2;
+  }
+  fail_unless (dropped >= 8, "%u parameter sets dropped", dropped);
+  fail_unless (g_file_set_contents (once, (gchar *) out->data, out->len, NULL));
+  fail_unless (check_file (once, "h264parse", "") >= 5);
+  g_byte_array_unref (out);
+  g_free (d);
+  g_free (once);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_h265)
+{
+  GstElementFactory *x265 = gst_element_factory_find ("x265enc");
+  gchar *p;
+
+  if (!x265) {
+    g_print ("SKIP (this case): needs x265enc (gst-plugins-bad)\n");
+    return;
+  }
+  gst_object_unref (x265);
+  p = make_clip_with ("gop.h265", I420_320, "x265enc speed-preset=ultrafast "
+      "key-int-max=20 option-string=bframes=3:open-gop=0 ! h265parse", 130);
+  fail_unless (check_file (p, "h265parse ! video/x-h265,stream-format=hvc1",
+          "") >= 6);
+  fail_unless (check_file (p, "h265parse ! "
+          "video/x-h265,stream-format=byte-stream", "") >= 6);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* Resolution changes at a cut: caps change in order, every frame out. */
+GST_START_TEST (test_resolution_change)
+{
+  const gchar *opts = "key-int-max=10 bframes=1 speed-preset=ultrafast";
+  gchar *a = make_clip ("ra.h264", I420_320, opts, 40);
+  gchar *b = make_clip ("rb.h264",
+      "video/x-raw,format=I420,width=176,height=144,framerate=25/1", opts, 40);
+  gchar *cat = g_build_filename (tmpdir, "rab.h264", NULL);
+  gchar *da, *db, *all;
+  gsize la, lb;
+
+  fail_unless (g_file_get_contents (a, &da, &la, NULL));
+  fail_unless (g_file_get_contents (b, &db, &lb, NULL));
+  all = g_malloc (2 * la + lb);
+  memcpy (all, da, la);
+  memcpy (all + la, db, lb);
+  memcpy (all + la + lb, da, la);
+  fail_unless (g_file_set_contents (cat, all, 2 * la + lb, NULL));
+  fail_unless (check_file (cat, "h264parse", "") >= 4);
+  g_free (da);
+  g_free (db);
+  g_free (all);
+  g_free (cat);
+  g_free (a);
+  g_free (b);
+}
+
+GST_END_TEST;
+
+/* Damage in one segment: parallel=4 gives what parallel=1 gives (errors
+ * counted in order, concealed frames the same) or both end in an error;
+ * garbage and truncation end without a hang. */
+GST_START_TEST (test_corrupt)
+{
+  gchar *p = make_clip ("bad.h264", I420_320,
+      "key-int-max=10 speed-preset=ultrafast", 60);
+  gchar *data, *path, *desc;
+  gsize len, i;
+  GRand *rand = g_rand_new_with_seed (11);
+  DecodeResult r;
+  guint k;
+
+  fail_unless (g_file_get_contents (p, &data, &len, NULL));
+  for (i = len / 2; i < len / 2 + 300; i++)
+    data[i] = g_rand_int (rand) & 0xff;
+  path = g_strdup_printf ("%s/corrupt.h264", tmpdir);
+  fail_unless (g_file_set_contents (path, data, len, NULL));
+  check_file (path, "h264parse", "max-errors=-1");
+  g_free (path);
+  /* truncated, then garbage */
+  for (k = 0; k < 2; k++) {
+    if (k == 1)
+      for (i = 0; i < len; i++)
+        data[i] = g_rand_int (rand) & 0xff;
+    path = g_strdup_printf ("%s/bad%u.h264", tmpdir, k);
+    fail_unless (g_file_set_contents (path, data, k ? len : len / 2 + 37,
+            NULL));
+    desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
+        "parallel=4 ! avhwdownload", path);
+    decode (desc, &r);
+    g_print ("%s: %u frames, %s\n", desc, r.frames, r.error ? r.error : "EOS");
+    result_clear (&r);
+    g_free (desc);
+    g_free (path);
+  }
+  g_rand_free (rand);
+  g_free (data);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* A flushing seek while sessions are busy: decoding resumes from the key
+ * frame before the target, in order, up to EOS. */
+GST_START_TEST (test_seek)
+{
+  gchar *p = make_clip ("seek.mkv", I420_320,
+      "key-int-max=10 bframes=2 speed-preset=ultrafast", 150);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! matroskademux ! "
+      "h264parse ! avhwdec parallel=4 max-buffered=8 ! avhwdownload ! "
+      "appsink name=sink sync=false", p);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstClockTime last = GST_CLOCK_TIME_NONE;
+  GstSample *s;
+  guint after = 0, round;
+
+  for (round = 0; round < 2; round++) {
+    if (round == 0) {
+      fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+          GST_STATE_CHANGE_ASYNC);
+      fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
+              30 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+    }
+    /* the second seek lands while segments are decoding */
+    fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT,
+            (round ? 4 : 2) * GST_SECOND));
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    after = 0;
+    last = GST_CLOCK_TIME_NONE;
+    while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+                10 * GST_SECOND))) {
+      GstClockTime pts = GST_BUFFER_PTS (gst_sample_get_buffer (s));
+
+      fail_unless (pts >= (round ? 3600 : 1600) * GST_MSECOND,
+          "pts %" GST_TIME_FORMAT, GST_TIME_ARGS (pts));
+      fail_unless (!GST_CLOCK_TIME_IS_VALID (last) || pts > last);
+      last = pts;
+      after++;
+      gst_sample_unref (s);
+      if (round == 0 && after == 5)
+        break;
+    }
+  }
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+  /* 2 s left after 4 s, at 25 fps */
+  fail_unless (after >= 50 && after <= 60, "%u frames after seek", after);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* Stopped in the middle, with sessions decoding and waiting: no hang. */
+GST_START_TEST (test_stop_midway)
+{
+  gchar *p = make_clip ("stop.h264", I420_320,
+      "key-int-max=10 speed-preset=ultrafast", 100);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec parallel=4 max-buffered=4 ! avhwdownload ! "
+      "appsink name=sink sync=false max-buffers=1", p);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstSample *s;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 10 * GST_SECOND);
+  fail_unless (s != NULL);
+  gst_sample_unref (s);
+  g_usleep (100 * 1000);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
+/* No cut point but the first (one key frame), and a codec without a
+ * cut-point parser: one session, as parallel=1, and the log says why. */
+GST_START_TEST (test_no_cuts)
+{
+  gchar *p = make_clip ("onegop.h264", I420_320,
+      "key-int-max=1000 speed-preset=ultrafast", 60);
+  GstElementFactory *vp8 = gst_element_factory_find ("vp8enc");
+  gchar *src;
+
+  fail_unless_equals_int (check_file (p, "h264parse", ""), 1);
+  g_free (p);
+  if (!vp8) {
+    g_print ("SKIP (this case): needs vp8enc (gst-plugins-good)\n");
+    return;
+  }
+  gst_object_unref (vp8);
+  g_atomic_int_set (&one_session, 0);
+  src = g_strdup_printf ("videotestsrc num-buffers=30 ! %s ! vp8enc "
+      "deadline=1 keyframe-max-dist=5", I420_320);
+  fail_unless_equals_int (check_same (src, "", NULL), 0);
+  fail_unless (g_atomic_int_get (&one_session) > 0);
+  g_free (src);
+}
+
+GST_END_TEST;
+
+static void
+remove_tmpdir (void)
+{
+  GDir *d = g_dir_open (tmpdir, 0, NULL);
+  const gchar *n;
+
+  while (d && (n = g_dir_read_name (d))) {
+    gchar *f = g_build_filename (tmpdir, n, NULL);
+    g_unlink (f);
+    g_free (f);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (tmpdir);
+}
+
+static Suite *
+avhwdec_parallel_suite (void)
+{
+  Suite *s = suite_create ("avhwdec-parallel");
+  TCase *tc = tcase_create ("general");
+  GstElementFactory *x264 = gst_element_factory_find ("x264enc");
+  GstElement *dec;
+
+  avhw_test_require_device ("auto");
+  if (!x264) {
+    g_print ("SKIP: needs x264enc (gst-plugins-ugly) to make clips\n");
+    exit (77);
+  }
+  gst_object_unref (x264);
+  /* gst_parse_launch() would only warn about it */
+  dec = gst_element_factory_make ("avhwdec", NULL);
+  if (!dec || !g_object_class_find_property (G_OBJECT_GET_CLASS (dec),
+          "parallel")) {
+    g_printerr ("FAIL: avhwdec has no parallel property\n");
+    exit (1);
+  }
+  gst_object_unref (dec);
+  gst_debug_set_threshold_for_name ("avhwdec", GST_LEVEL_LOG);
+  if (!g_getenv ("GST_DEBUG"))
+    gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (count_log, NULL, NULL);
+  tmpdir = g_dir_make_tmp ("avhwdecpar-XXXXXX", NULL);
+  atexit (remove_tmpdir);
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_h264_formats);
+  tcase_add_test (tc, test_h264_headers_once);
+  tcase_add_test (tc, test_h265);
+  tcase_add_test (tc, test_resolution_change);
+  tcase_add_test (tc, test_corrupt);
+  tcase_add_test (tc, test_seek);
+  tcase_add_test (tc, test_stop_midway);
+  tcase_add_test (tc, test_no_cuts);
+  return s;
+}
+
+GST_CHECK_MAIN (avhwdec_parallel);
