@@ -100,6 +100,12 @@ fi
 
 # 7. the benchmark clips
 bash tests/bench/make-clips.sh "$GPU/bench"
+# 7b. the GOP-parallel clips (tests/bench/parallel.sh; about 22 MiB for
+# 1800 frames, so only when asked: PARALLEL_CLIPS=1, PARALLEL_FRAMES=N)
+if [ "${PARALLEL_CLIPS:-0}" = 1 ]; then
+    bash tests/bench/parallel.sh --clips "$GPU/bench" --make-only \
+        --frames "${PARALLEL_FRAMES:-1800}"
+fi
 
 du -sh "$GPU"/* | sed 's/^/make-bundle: /'
 total=$(du -sb "$GPU" | cut -f1)
