@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/app/gstappsink.h>
+#include <glib/gstdio.h>
 #include "../avhw-test-utils.h"
 
 static gchar *tmpdir;
@@ -167,4 +168,73 @@ decode (const gchar * desc, DecodeResult * r)
   gst_object_unref (sink);
   gst_object_unref (p);
   g_free (full);
+}
+
+
+/* Plays "@path (matroska, H.264, key frames every 0.4 s at 25 fps) !
+ * avhwdec @opts ! avhwdownload" and makes a flushing key-unit seek to each
+ * of @targets (seconds) in turn, the first in PAUSED; between two seeks
+ * @between frames are pulled. After each seek, timestamps increase and
+ * none is before the target less 0.4 s. Returns the frames from the last
+ * seek to EOS. */
+G_GNUC_UNUSED static guint
+run_seeks (const gchar * path, const gchar * opts, const guint * targets,
+    guint n_targets, guint between)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! matroskademux ! "
+      "h264parse ! avhwdec %s ! avhwdownload ! appsink name=sink sync=false",
+      path, opts);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstClockTime last;
+  GstSample *s;
+  guint after = 0, i;
+
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_ASYNC);
+  fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
+          30 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+  for (i = 0; i < n_targets; i++) {
+    fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT,
+            targets[i] * GST_SECOND));
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    after = 0;
+    last = GST_CLOCK_TIME_NONE;
+    while ((i + 1 == n_targets || after < between)
+        && (s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+                10 * GST_SECOND))) {
+      GstClockTime pts = GST_BUFFER_PTS (gst_sample_get_buffer (s));
+
+      fail_unless (pts + 400 * GST_MSECOND >= targets[i] * GST_SECOND,
+          "pts %" GST_TIME_FORMAT, GST_TIME_ARGS (pts));
+      fail_unless (!GST_CLOCK_TIME_IS_VALID (last) || pts > last);
+      last = pts;
+      after++;
+      gst_sample_unref (s);
+    }
+  }
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  return after;
+}
+
+/* atexit: the clips of @tmpdir and the folder. */
+G_GNUC_UNUSED static void
+remove_tmpdir (void)
+{
+  GDir *d = g_dir_open (tmpdir, 0, NULL);
+  const gchar *n;
+
+  while (d && (n = g_dir_read_name (d))) {
+    gchar *f = g_build_filename (tmpdir, n, NULL);
+    g_unlink (f);
+    g_free (f);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (tmpdir);
 }
