@@ -157,6 +157,14 @@ gst_avhw_dec_copy_to_pool (GstAvhwDec * self, AVBufferRef ** pool,
   AVFrame *copy;
   GError *err = NULL;
 
+  if (*pool) {
+    const AVHWFramesContext *pc = (const AVHWFramesContext *) (*pool)->data;
+
+    /* made for another size or format (a resolution change) */
+    if (pc->sw_format != fc->sw_format || pc->width != fc->width
+        || pc->height != fc->height)
+      av_buffer_unref (pool);
+  }
   if (!*pool) {
     *pool = gst_avhw_device_get_frames_ctx (DEVICE (self),
         fc->sw_format, fc->width, fc->height, 0, &err);

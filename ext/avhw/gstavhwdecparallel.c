@@ -209,6 +209,7 @@ session_loop (gpointer data)
 {
   Session *s = data;
   GstAvhwDecParallel *par = s->par;
+  gboolean skip;
   Item *it;
 
   g_mutex_lock (&par->lock);
@@ -219,8 +220,9 @@ session_loop (gpointer data)
       break;
     it = g_queue_pop_head (&s->in);
     s->busy = TRUE;
+    skip = par->flushing;
     g_mutex_unlock (&par->lock);
-    if (!par->flushing)
+    if (!skip)
       decode_item (s, it);
     item_free (it);
     g_mutex_lock (&par->lock);
@@ -525,6 +527,10 @@ gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par)
   GstFlowReturn ret;
 
   g_mutex_lock (&par->lock);
+  if (par->started == 1 && par->open)
+    GST_DEBUG_OBJECT (par->dec, "parallel=%u: one segment: no cut point after "
+        "the first frame (%s)", par->n, par->cuts.codec == AV_CODEC_ID_H264 ?
+        "H.264 cuts at IDR" : "H.265 cuts at IDR and BLA, not CRA");
   close_open (par);
   ret = wait_for_room (par, 1);
   g_mutex_unlock (&par->lock);

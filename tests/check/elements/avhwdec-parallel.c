@@ -13,7 +13,7 @@
 #include <gst/check/gstharness.h>
 #include "decode-common.c"
 
-static gint segments, one_session;
+static gint segments, one_session, one_segment;
 
 static void
 count_log (GstDebugCategory * category, GstDebugLevel level,
@@ -29,6 +29,8 @@ count_log (GstDebugCategory * category, GstDebugLevel level,
     g_atomic_int_inc (&segments);
   if (strstr (text, "one session: "))
     g_atomic_int_inc (&one_session);
+  if (strstr (text, "one segment: "))
+    g_atomic_int_inc (&one_segment);
 }
 
 /* Decodes "@src ! avhwdec parallel=N @opts ! avhwdownload" with N = 1 and
@@ -345,7 +347,9 @@ GST_START_TEST (test_no_cuts)
   GstElementFactory *vp8 = gst_element_factory_find ("vp8enc");
   gchar *src;
 
+  g_atomic_int_set (&one_segment, 0);
   fail_unless_equals_int (check_file (p, "h264parse", ""), 1);
+  fail_unless (g_atomic_int_get (&one_segment) > 0);
   g_free (p);
   if (!vp8) {
     g_print ("SKIP (this case): needs vp8enc (gst-plugins-good)\n");
