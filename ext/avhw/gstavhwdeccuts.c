@@ -4,7 +4,8 @@
  * Reads the NAL unit types of each access unit (H.264 avc/avc3 or
  * byte-stream, H.265 hvc1/hev1 or byte-stream, alignment=au) and keeps
  * the parameter sets seen so far, so that a decoder that starts at a cut
- * knows what a decoder that saw everything before it knows.
+ * knows what a decoder that saw everything before it knows. VP9: the
+ * first frame header of each packet; it has no parameter sets.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -29,34 +30,40 @@ gst_avhw_dec_cuts_init (GstAvhwDecCuts * c, enum AVCodecID codec,
   gsize at = codec == AV_CODEC_ID_H264 ? 4 : 21;
 
   memset (c, 0, sizeof (*c));
+  c->codec = codec;
+  c->param_sets = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  if (codec == AV_CODEC_ID_VP9)
+    return TRUE;
   if (codec != AV_CODEC_ID_H264 && codec != AV_CODEC_ID_HEVC) {
-    *why = g_strdup_printf ("no cut-point parser for %s (H.264 and H.265 "
-        "only)", avcodec_get_name (codec));
-    return FALSE;
+    *why = g_strdup_printf ("no cut-point parser for %s (H.264, H.265 and "
+        "VP9 only)", avcodec_get_name (codec));
+    goto fail;
   }
   if (g_strcmp0 (align, "au") != 0) {
     *why = g_strdup_printf ("input is not alignment=au (%s)",
         align ? align : "none given");
-    return FALSE;
+    goto fail;
   }
-  c->codec = codec;
   if (format && g_strcmp0 (format, "byte-stream") != 0) {
     if (!state->codec_data
         || !gst_buffer_map (state->codec_data, &map, GST_MAP_READ)) {
       *why = g_strdup_printf ("stream-format=%s without codec_data", format);
-      return FALSE;
+      goto fail;
     }
     if (map.size > at)
       c->nal_length_size = (map.data[at] & 3) + 1;
     gst_buffer_unmap (state->codec_data, &map);
     if (c->nal_length_size == 0 || c->nal_length_size == 3) {
       *why = g_strdup ("codec_data gives no usable NAL length size");
-      return FALSE;
+      goto fail;
     }
   }
-  c->param_sets = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      g_bytes_unref);
   return TRUE;
+
+fail:
+  gst_avhw_dec_cuts_clear (c);
+  return FALSE;
 }
 
 void
@@ -133,6 +140,28 @@ keep_param_set (GstAvhwDecCuts * c, const guint8 * d, gsize nal, gsize end)
   g_clear_pointer (&c->joined, g_bytes_unref);
 }
 
+/* A VP9 key frame that is shown: it refreshes every reference slot and
+ * resets every probability context, so nothing after it reaches past it.
+ * The packet's first frame (of a superframe) decides; its uncompressed
+ * header starts frame_marker(2) profile_low(1) profile_high(1)
+ * [reserved(1) in profile 3] show_existing_frame(1) frame_type(1)
+ * show_frame(1). */
+static gboolean
+vp9_is_cut (const guint8 * d, gsize size)
+{
+  guint bits, pos = 4;
+
+  if (size < 2)
+    return FALSE;
+  bits = (d[0] << 8) | d[1];
+  if ((bits >> 14) != 2)
+    return FALSE;
+  if (((bits >> 12) & 3) == 3)  /* profile 3 (bits: low, high) */
+    pos++;
+  /* show_existing_frame 0, frame_type 0 (key), show_frame 1 */
+  return ((bits >> (16 - pos - 3)) & 7) == 1;
+}
+
 gboolean
 gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
 {
@@ -140,6 +169,8 @@ gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
   gboolean cut = FALSE;
   guint type;
 
+  if (c->codec == AV_CODEC_ID_VP9)
+    return vp9_is_cut (data, size);
   while (next_nal (c, data, size, &pos, &nal, &end)) {
     if (c->codec == AV_CODEC_ID_H264) {
       type = data[nal] & 0x1f;

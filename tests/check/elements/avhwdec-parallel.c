@@ -1,7 +1,7 @@
 /* gst-avhw tests: avhwdec parallel > 1 (GOP-parallel decoding)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Every stream decoded with parallel=4 gives the frames, hashes and
+ * Every stream (H.264, H.265, VP9) decoded with parallel=4 gives the frames, hashes and
  * timestamps of parallel=1; the segments it was cut into are counted from
  * avhwdec's debug log, so a build that does not cut fails.
  */
@@ -224,6 +224,25 @@ GST_START_TEST (test_h265)
 
 GST_END_TEST;
 
+/* VP9 cuts at shown key frames. */
+GST_START_TEST (test_vp9)
+{
+  GstElementFactory *vp9 = gst_element_factory_find ("vp9enc");
+  gchar *src;
+
+  if (!vp9) {
+    g_print ("SKIP (this case): needs vp9enc (gst-plugins-good)\n");
+    return;
+  }
+  gst_object_unref (vp9);
+  src = g_strdup_printf ("videotestsrc num-buffers=100 pattern=ball ! %s ! "
+      "vp9enc deadline=1 keyframe-max-dist=20", I420_320);
+  fail_unless (check_same (src, "", NULL) >= 5);
+  g_free (src);
+}
+
+GST_END_TEST;
+
 /* Resolution changes at a cut: caps change in order, every frame out. */
 GST_START_TEST (test_resolution_change)
 {
@@ -339,7 +358,8 @@ GST_START_TEST (test_stop_midway)
 GST_END_TEST;
 
 /* No cut point but the first (one key frame), and a codec without a
- * cut-point parser: one session, as parallel=1, and the log says why. */
+ * cut-point parser (VP8): one session, as parallel=1, and the log says
+ * why. */
 GST_START_TEST (test_no_cuts)
 {
   gchar *p = make_clip ("onegop.h264", I420_320,
@@ -400,6 +420,7 @@ avhwdec_parallel_suite (void)
   tcase_add_test (tc, test_h264_formats);
   tcase_add_test (tc, test_h264_headers_once);
   tcase_add_test (tc, test_h265);
+  tcase_add_test (tc, test_vp9);
   tcase_add_test (tc, test_resolution_change);
   tcase_add_test (tc, test_corrupt);
   tcase_add_test (tc, test_seek);
