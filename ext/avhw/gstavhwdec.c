@@ -1053,13 +1053,13 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    *
    * Decoder sessions decoding one stream at once (GOP-parallel): the
    * stream is cut where decoding can start afresh (H.264 IDR; H.265 IDR
-   * and BLA; VP9 shown key frames) and up to this many segments decode at
-   * once, each on its own session on the same device; frames go out in
-   * the stream's order with its timestamps, bit-exact to parallel=1.
-   * 0: automatic: the host's CPU count (at most 8) for non-live seekable
-   * input, 1 otherwise. 1: one session, as before. A stream that cannot
-   * be cut (another codec, no alignment=au) decodes with one session; the
-   * debug log says why.
+   * and BLA; VP9 and AV1 shown key frames) and up to this many segments
+   * decode at once, each on its own session on the same device; frames
+   * go out in the stream's order with its timestamps, bit-exact to
+   * parallel=1. 0: automatic: the host's CPU count (at most 8) for
+   * non-live seekable input, 1 otherwise. 1: one session, as before. A
+   * stream that cannot be cut (another codec, another alignment) decodes
+   * with one session; the debug log says why.
    */
   g_object_class_install_property (gobject_class, PROP_PARALLEL,
       g_param_spec_uint ("parallel", "Parallel",

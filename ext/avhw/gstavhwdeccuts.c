@@ -5,7 +5,9 @@
  * byte-stream, H.265 hvc1/hev1 or byte-stream, alignment=au) and keeps
  * the parameter sets seen so far, so that a decoder that starts at a cut
  * knows what a decoder that saw everything before it knows. VP9: the
- * first frame header of each packet; it has no parameter sets.
+ * first frame header of each packet; it has no parameter sets. AV1
+ * (obu-stream, alignment=tu): the first frame header of each temporal
+ * unit; the sequence header is kept.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -35,9 +37,17 @@ gst_avhw_dec_cuts_init (GstAvhwDecCuts * c, enum AVCodecID codec,
       g_bytes_unref);
   if (codec == AV_CODEC_ID_VP9)
     return TRUE;
+  if (codec == AV_CODEC_ID_AV1) {
+    if (g_strcmp0 (format, "obu-stream") == 0 && g_strcmp0 (align, "tu") == 0)
+      return TRUE;
+    *why = g_strdup_printf ("AV1 input is not stream-format=obu-stream, "
+        "alignment=tu (%s, %s)", format ? format : "none given",
+        align ? align : "none given");
+    goto fail;
+  }
   if (codec != AV_CODEC_ID_H264 && codec != AV_CODEC_ID_HEVC) {
-    *why = g_strdup_printf ("no cut-point parser for %s (H.264, H.265 and "
-        "VP9 only)", avcodec_get_name (codec));
+    *why = g_strdup_printf ("no cut-point parser for %s (H.264, H.265, VP9 "
+        "and AV1 only)", avcodec_get_name (codec));
     goto fail;
   }
   if (g_strcmp0 (align, "au") != 0) {
@@ -108,22 +118,12 @@ next_nal (const GstAvhwDecCuts * c, const guint8 * d, gsize size, gsize * pos,
   return *end > *nal;
 }
 
+/* Keeps @b (taken): last in the list, once. */
 static void
-keep_param_set (GstAvhwDecCuts * c, const guint8 * d, gsize nal, gsize end)
+keep_unit (GstAvhwDecCuts * c, GBytes * b)
 {
-  gsize len = end - nal, prefix = c->nal_length_size ? c->nal_length_size : 4;
-  guint8 *unit = g_malloc (prefix + len);
-  GBytes *b;
   guint i;
 
-  if (c->nal_length_size) {
-    for (i = 0; i < prefix; i++)
-      unit[i] = (len >> (8 * (prefix - 1 - i))) & 0xff;
-  } else {
-    memcpy (unit, start_code, 4);
-  }
-  memcpy (unit + prefix, d + nal, len);
-  b = g_bytes_new_take (unit, prefix + len);
   for (i = 0; i < c->param_sets->len; i++) {
     if (g_bytes_equal (g_ptr_array_index (c->param_sets, i), b)) {
       if (i + 1 == c->param_sets->len) {
@@ -138,6 +138,23 @@ keep_param_set (GstAvhwDecCuts * c, const guint8 * d, gsize nal, gsize end)
   if (c->param_sets->len > MAX_PARAM_SETS)
     g_ptr_array_remove_index (c->param_sets, 0);
   g_clear_pointer (&c->joined, g_bytes_unref);
+}
+
+static void
+keep_param_set (GstAvhwDecCuts * c, const guint8 * d, gsize nal, gsize end)
+{
+  gsize len = end - nal, prefix = c->nal_length_size ? c->nal_length_size : 4;
+  guint8 *unit = g_malloc (prefix + len);
+  guint i;
+
+  if (c->nal_length_size) {
+    for (i = 0; i < prefix; i++)
+      unit[i] = (len >> (8 * (prefix - 1 - i))) & 0xff;
+  } else {
+    memcpy (unit, start_code, 4);
+  }
+  memcpy (unit + prefix, d + nal, len);
+  keep_unit (c, g_bytes_new_take (unit, prefix + len));
 }
 
 /* A VP9 key frame that is shown: it refreshes every reference slot and
@@ -162,6 +179,78 @@ vp9_is_cut (const guint8 * d, gsize size)
   return ((bits >> (16 - pos - 3)) & 7) == 1;
 }
 
+/* The next OBU at *pos: its type, payload at *payload of *len bytes. */
+static gboolean
+next_obu (const guint8 * d, gsize size, gsize * pos, guint * type,
+    gboolean * sized, gsize * payload, gsize * len)
+{
+  guint8 h;
+  guint64 v = 0;
+  guint i;
+
+  if (*pos >= size)
+    return FALSE;
+  h = d[*pos];
+  *type = (h >> 3) & 0xf;
+  *sized = (h >> 1) & 1;
+  *pos += 1 + ((h >> 2) & 1);
+  if (*sized) {
+    for (i = 0; i < 8 && *pos < size; i++) {
+      v |= (guint64) (d[*pos] & 0x7f) << (7 * i);
+      if (!(d[(*pos)++] & 0x80))
+        break;
+    }
+  } else {
+    v = *pos <= size ? size - *pos : 0;
+  }
+  if (*pos > size || v > size - *pos)
+    return FALSE;
+  *payload = *pos;
+  *len = v;
+  *pos += v;
+  return TRUE;
+}
+
+/* An AV1 temporal unit whose first frame is a shown key frame: it
+ * refreshes every reference slot. Its frame header starts
+ * show_existing_frame(1) frame_type(2) show_frame(1), unless the sequence
+ * header says reduced_still_picture_header (every frame a shown key
+ * frame). Keeps the sequence header (OBU type 1). */
+static gboolean
+av1_scan (GstAvhwDecCuts * c, const guint8 * d, gsize size)
+{
+  gsize pos = 0, start = 0, payload, len;
+  gboolean sized;
+  guint type;
+
+  while (next_obu (d, size, &pos, &type, &sized, &payload, &len)) {
+    if (type == 1 && len > 0) {
+      c->av1_reduced = (d[payload] >> 3) & 1;
+      if (sized)
+        keep_unit (c, g_bytes_new (d + start, pos - start));
+    } else if (type == 3 || type == 6) {
+      return c->av1_reduced || (len > 0 && (d[payload] >> 4) == 1);
+    }
+    start = pos;
+  }
+  return FALSE;
+}
+
+gsize
+gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
+    gsize size)
+{
+  gsize pos = 0, payload, len;
+  gboolean sized;
+  guint type;
+
+  /* AV1: after the temporal delimiter, which opens a temporal unit */
+  if (c->codec == AV_CODEC_ID_AV1 && next_obu (data, size, &pos, &type,
+          &sized, &payload, &len) && type == 2)
+    return pos;
+  return 0;
+}
+
 gboolean
 gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
 {
@@ -171,6 +260,8 @@ gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
 
   if (c->codec == AV_CODEC_ID_VP9)
     return vp9_is_cut (data, size);
+  if (c->codec == AV_CODEC_ID_AV1)
+    return av1_scan (c, data, size);
   while (next_nal (c, data, size, &pos, &nal, &end)) {
     if (c->codec == AV_CODEC_ID_H264) {
       type = data[nal] & 0x1f;

@@ -14,6 +14,7 @@ typedef struct
   guint nal_length_size;        /* 0: byte-stream */
   GPtrArray *param_sets;        /* GBytes, units as in the stream, oldest first */
   GBytes *joined;               /* param_sets in one, made on demand */
+  gboolean av1_reduced;         /* AV1 reduced_still_picture_header */
 } GstAvhwDecCuts;
 
 /* FALSE, with *why (free it), when this stream cannot be cut. */
@@ -31,5 +32,11 @@ gboolean gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data,
  * (owned by @c). */
 G_GNUC_INTERNAL
 GBytes * gst_avhw_dec_cuts_param_sets (GstAvhwDecCuts * c);
+
+/* Where in an access unit the parameter sets go (AV1: after the temporal
+ * delimiter). */
+G_GNUC_INTERNAL
+gsize gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
+    gsize size);
 
 G_END_DECLS

@@ -445,7 +445,7 @@ make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
 {
   AVPacket *pkt = av_packet_alloc ();
   const guint8 *ps = NULL;
-  gsize ps_size = 0;
+  gsize ps_size = 0, at;
   GstMapInfo map;
 
   if (!pkt)
@@ -459,10 +459,13 @@ make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
    * not seen the segments of the other sessions. */
   if (first || *cut)
     ps = g_bytes_get_data (gst_avhw_dec_cuts_param_sets (&par->cuts), &ps_size);
+  at = ps_size ? gst_avhw_dec_cuts_insert_at (&par->cuts, map.data,
+      map.size) : 0;
   if (av_new_packet (pkt, ps_size + map.size) == 0) {
+    memcpy (pkt->data, map.data, at);
     if (ps_size)
-      memcpy (pkt->data, ps, ps_size);
-    memcpy (pkt->data + ps_size, map.data, map.size);
+      memcpy (pkt->data + at, ps, ps_size);
+    memcpy (pkt->data + at + ps_size, map.data + at, map.size - at);
     pkt->pts = frame->system_frame_number;
     if (GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
       pkt->flags |= AV_PKT_FLAG_KEY;

@@ -1,7 +1,7 @@
 /* gst-avhw tests: avhwdec parallel > 1 (GOP-parallel decoding)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Every stream (H.264, H.265, VP9) decoded with parallel=4 gives the frames, hashes and
+ * Every stream (H.264, H.265, VP9, AV1) decoded with parallel=4 gives the frames, hashes and
  * timestamps of parallel=1; the segments it was cut into are counted from
  * avhwdec's debug log, so a build that does not cut fails.
  */
@@ -243,6 +243,31 @@ GST_START_TEST (test_vp9)
 
 GST_END_TEST;
 
+/* AV1 cuts at temporal units that start with a shown key frame. */
+GST_START_TEST (test_av1)
+{
+  GstElementFactory *av1 = gst_element_factory_find ("av1enc");
+  GstElementFactory *parse = gst_element_factory_find ("av1parse");
+  gchar *src;
+
+  if (!av1 || !parse) {
+    g_print ("SKIP (this case): needs av1enc (gst-plugins-bad, libaom) and "
+        "av1parse\n");
+    gst_clear_object (&av1);
+    gst_clear_object (&parse);
+    return;
+  }
+  gst_object_unref (av1);
+  gst_object_unref (parse);
+  src = g_strdup_printf ("videotestsrc num-buffers=100 pattern=ball ! "
+      "video/x-raw,format=I420,width=160,height=120,framerate=25/1 ! "
+      "av1enc cpu-used=8 keyframe-max-dist=20 ! av1parse");
+  fail_unless (check_same (src, "", NULL) >= 3);
+  g_free (src);
+}
+
+GST_END_TEST;
+
 /* Resolution changes at a cut: caps change in order, every frame out. */
 GST_START_TEST (test_resolution_change)
 {
@@ -421,6 +446,7 @@ avhwdec_parallel_suite (void)
   tcase_add_test (tc, test_h264_headers_once);
   tcase_add_test (tc, test_h265);
   tcase_add_test (tc, test_vp9);
+  tcase_add_test (tc, test_av1);
   tcase_add_test (tc, test_resolution_change);
   tcase_add_test (tc, test_corrupt);
   tcase_add_test (tc, test_seek);
