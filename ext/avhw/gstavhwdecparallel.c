@@ -241,14 +241,18 @@ resolve_n (GstAvhwDec * self)
 
   if (self->parallel)
     return self->parallel;
-  if (gst_avhw_dec_upstream_is_live (self))
+  if (gst_avhw_dec_upstream_is_live (self)) {
+    GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream is live");
     return 1;
+  }
   q = gst_query_new_seeking (GST_FORMAT_TIME);
   if (gst_pad_peer_query (GST_VIDEO_DECODER_SINK_PAD (self), q))
     gst_query_parse_seeking (q, NULL, &seekable, NULL, NULL);
   gst_query_unref (q);
-  if (!seekable)
+  if (!seekable) {
+    GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream cannot seek");
     return 1;
+  }
   return CLAMP (g_get_num_processors (), 1, AUTO_MAX_SESSIONS);
 }
 
