@@ -203,16 +203,35 @@ GST_START_TEST (test_h264_headers_once)
 
 GST_END_TEST;
 
+/* FALSE, saying so (@why), when one of the elements named after it
+ * (NULL-terminated) is missing: that case is skipped. */
+static gboolean
+have_elements (const gchar * why, ...)
+{
+  const gchar *name;
+  gboolean ok = TRUE;
+  va_list args;
+
+  va_start (args, why);
+  while ((name = va_arg (args, const gchar *)))
+  {
+    GstElementFactory *f = gst_element_factory_find (name);
+
+    ok &= f != NULL;
+    gst_clear_object (&f);
+  }
+  va_end (args);
+  if (!ok)
+    g_print ("SKIP (this case): needs %s\n", why);
+  return ok;
+}
+
 GST_START_TEST (test_h265)
 {
-  GstElementFactory *x265 = gst_element_factory_find ("x265enc");
   gchar *p;
 
-  if (!x265) {
-    g_print ("SKIP (this case): needs x265enc (gst-plugins-bad)\n");
+  if (!have_elements ("x265enc (gst-plugins-bad)", "x265enc", NULL))
     return;
-  }
-  gst_object_unref (x265);
   p = make_clip_with ("gop.h265", I420_320, "x265enc speed-preset=ultrafast "
       "key-int-max=20 option-string=bframes=3:open-gop=0 ! h265parse", 130);
   fail_unless (check_file (p, "h265parse ! video/x-h265,stream-format=hvc1",
@@ -227,14 +246,10 @@ GST_END_TEST;
 /* VP9 cuts at shown key frames. */
 GST_START_TEST (test_vp9)
 {
-  GstElementFactory *vp9 = gst_element_factory_find ("vp9enc");
   gchar *src;
 
-  if (!vp9) {
-    g_print ("SKIP (this case): needs vp9enc (gst-plugins-good)\n");
+  if (!have_elements ("vp9enc (gst-plugins-good)", "vp9enc", NULL))
     return;
-  }
-  gst_object_unref (vp9);
   src = g_strdup_printf ("videotestsrc num-buffers=100 pattern=ball ! %s ! "
       "vp9enc deadline=1 keyframe-max-dist=20", I420_320);
   fail_unless (check_same (src, "", NULL) >= 5);
@@ -246,19 +261,11 @@ GST_END_TEST;
 /* AV1 cuts at temporal units that start with a shown key frame. */
 GST_START_TEST (test_av1)
 {
-  GstElementFactory *av1 = gst_element_factory_find ("av1enc");
-  GstElementFactory *parse = gst_element_factory_find ("av1parse");
   gchar *src;
 
-  if (!av1 || !parse) {
-    g_print ("SKIP (this case): needs av1enc (gst-plugins-bad, libaom) and "
-        "av1parse\n");
-    gst_clear_object (&av1);
-    gst_clear_object (&parse);
+  if (!have_elements ("av1enc (gst-plugins-bad, libaom) and av1parse",
+          "av1enc", "av1parse", NULL))
     return;
-  }
-  gst_object_unref (av1);
-  gst_object_unref (parse);
   src = g_strdup_printf ("videotestsrc num-buffers=100 pattern=ball ! "
       "video/x-raw,format=I420,width=160,height=120,framerate=25/1 ! "
       "av1enc cpu-used=8 keyframe-max-dist=20 ! av1parse");
@@ -389,18 +396,14 @@ GST_START_TEST (test_no_cuts)
 {
   gchar *p = make_clip ("onegop.h264", I420_320,
       "key-int-max=1000 speed-preset=ultrafast", 60);
-  GstElementFactory *vp8 = gst_element_factory_find ("vp8enc");
   gchar *src;
 
   g_atomic_int_set (&one_segment, 0);
   fail_unless_equals_int (check_file (p, "h264parse", ""), 1);
   fail_unless (g_atomic_int_get (&one_segment) > 0);
   g_free (p);
-  if (!vp8) {
-    g_print ("SKIP (this case): needs vp8enc (gst-plugins-good)\n");
+  if (!have_elements ("vp8enc (gst-plugins-good)", "vp8enc", NULL))
     return;
-  }
-  gst_object_unref (vp8);
   g_atomic_int_set (&one_session, 0);
   src = g_strdup_printf ("videotestsrc num-buffers=30 ! %s ! vp8enc "
       "deadline=1 keyframe-max-dist=5", I420_320);
