@@ -8,6 +8,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _GstAvhwDecParallel GstAvhwDecParallel;
+
 /* How many of the decoder's own frames buffers downstream still holds;
  * shared with those buffers, which may outlive the element. */
 typedef struct
@@ -25,6 +27,8 @@ struct _GstAvhwDec
   gint extra_frames;
   gint threads;
   gboolean fallback;
+  guint parallel;
+  guint max_buffered;
 
   GstVideoCodecState *input_state;
   GstCaps *refused_caps;        /* no decoder opened for them: error posted */
@@ -44,6 +48,8 @@ struct _GstAvhwDec
   AVBufferRef *copy_frames;     /* copies that free decoder surfaces */
   HeldCounter *held;            /* decoder frames downstream holds */
   AVPacket *pkt;
+  GstAvhwDecParallel *par;      /* parallel > 1 and the stream cuts */
+  gboolean par_decided;         /* par made, or not, for this decoder */
 };
 
 #define DEVICE(s) ((s)->dev.device)
@@ -68,9 +74,37 @@ G_GNUC_INTERNAL
 AVFrame * gst_avhw_dec_copy_off_decoder (GstAvhwDec * self,
     const AVFrame * frame);
 G_GNUC_INTERNAL
+AVFrame * gst_avhw_dec_copy_to_pool (GstAvhwDec * self, AVBufferRef ** pool,
+    const AVFrame * frame);
+G_GNUC_INTERNAL
 AVFrame * gst_avhw_dec_download_cropped (GstAvhwDec * self,
     const AVFrame * frame);
 G_GNUC_INTERNAL
 void gst_avhw_dec_held_counter_release (HeldCounter * c);
+
+/* gstavhwdec.c, for the parallel sessions */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_upstream_is_live (GstAvhwDec * self);
+G_GNUC_INTERNAL
+AVCodecContext * gst_avhw_dec_open_session (GstAvhwDec * self, gint threads);
+G_GNUC_INTERNAL
+GstFlowReturn gst_avhw_dec_output_decoded (GstAvhwDec * self, AVFrame * frame,
+    gboolean from_decoder);
+G_GNUC_INTERNAL
+GstFlowReturn gst_avhw_dec_decode_error (GstAvhwDec * self,
+    const gchar * call, int error);
+
+/* gstavhwdecparallel.c: GOP-parallel decoding */
+G_GNUC_INTERNAL
+GstAvhwDecParallel * gst_avhw_dec_parallel_new (GstAvhwDec * self);
+G_GNUC_INTERNAL
+void gst_avhw_dec_parallel_free (GstAvhwDecParallel * par);
+G_GNUC_INTERNAL
+void gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par);
+G_GNUC_INTERNAL
+GstFlowReturn gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
+    GstVideoCodecFrame * frame);
+G_GNUC_INTERNAL
+GstFlowReturn gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par);
 
 G_END_DECLS

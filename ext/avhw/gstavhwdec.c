@@ -42,12 +42,16 @@ enum
   PROP_EXTRA_FRAMES,
   PROP_FALLBACK,
   PROP_THREADS,
+  PROP_PARALLEL,
+  PROP_MAX_BUFFERED,
 };
 
 #define DEFAULT_PROP_DECODER NULL
 #define DEFAULT_PROP_EXTRA_FRAMES 0
 #define DEFAULT_PROP_FALLBACK TRUE
 #define DEFAULT_PROP_THREADS 0
+#define DEFAULT_PROP_PARALLEL 1
+#define DEFAULT_PROP_MAX_BUFFERED 256
 /* threads=0 with a hardware decoder alone on its device and upstream not
  * live: two frame threads overlap parsing the next frame with waiting for
  * the device on this one (H.265 on NVDEC: +14% fps, docs/performance.md);
@@ -136,6 +140,8 @@ hw_uncount (GstAvhwDec * self)
 static void
 close_codec (GstAvhwDec * self)
 {
+  g_clear_pointer (&self->par, gst_avhw_dec_parallel_free);
+  self->par_decided = FALSE;
   hw_uncount (self);
   avcodec_free_context (&self->ctx);
   self->codec = NULL;
@@ -163,8 +169,8 @@ set_extradata (AVCodecContext * ctx, GstVideoCodecState * state)
 
 /* TRUE when upstream says it is live (as gst-libav's avdec asks, to keep
  * frame threads' latency out of live pipelines). */
-static gboolean
-upstream_is_live (GstAvhwDec * self)
+gboolean
+gst_avhw_dec_upstream_is_live (GstAvhwDec * self)
 {
   GstQuery *q = gst_query_new_latency ();
   gboolean live = FALSE;
@@ -173,6 +179,45 @@ upstream_is_live (GstAvhwDec * self)
     gst_query_parse_latency (q, &live, NULL, NULL);
   gst_query_unref (q);
   return live;
+}
+
+/* What every decoder session of the element shares. */
+static void
+configure (GstAvhwDec * self, AVCodecContext * ctx, const AVCodec * codec,
+    gboolean hw)
+{
+  ctx->opaque = self;
+  ctx->pkt_timebase = (AVRational) {
+  1, GST_SECOND};
+  /* H.264 without VUI reorder info: size the reorder buffer from the level
+   * (as a demuxer's probing would) instead of guessing low and dropping
+   * late B-frames ("no picture ooo"). Costs latency on such streams only. */
+  if (codec->id == AV_CODEC_ID_H264)
+    ctx->strict_std_compliance = FF_COMPLIANCE_STRICT;
+  ctx->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  if (hw) {
+    ctx->hw_device_ctx =
+        av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
+    ctx->get_format = get_format;
+    ctx->extra_hw_frames = self->extra_frames;
+  }
+}
+
+/* One more decoder like the open one, with @threads frame threads, for a
+ * parallel session; NULL when it does not open. */
+AVCodecContext *
+gst_avhw_dec_open_session (GstAvhwDec * self, gint threads)
+{
+  AVCodecContext *ctx = avcodec_alloc_context3 (self->codec);
+
+  if (!ctx)
+    return NULL;
+  configure (self, ctx, self->codec, self->ctx->hw_device_ctx != NULL);
+  ctx->thread_count = threads;
+  if (!set_extradata (ctx, self->input_state)
+      || avcodec_open2 (ctx, self->codec, NULL) < 0)
+    avcodec_free_context (&ctx);
+  return ctx;
 }
 
 /* Opens @codec; with @hw on the element's device. */
@@ -186,19 +231,8 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
 
   if (!ctx)
     return FALSE;
-  ctx->opaque = self;
-  ctx->pkt_timebase = (AVRational) {
-  1, GST_SECOND};
-  /* H.264 without VUI reorder info: size the reorder buffer from the level
-   * (as a demuxer's probing would) instead of guessing low and dropping
-   * late B-frames ("no picture ooo"). Costs latency on such streams only. */
-  if (codec->id == AV_CODEC_ID_H264)
-    ctx->strict_std_compliance = FF_COMPLIANCE_STRICT;
+  configure (self, ctx, codec, hw);
   if (hw) {
-    ctx->hw_device_ctx =
-        av_buffer_ref (gst_avhw_device_get_device_ctx (DEVICE (self)));
-    ctx->get_format = get_format;
-    ctx->extra_hw_frames = self->extra_frames;
     /* counted from here (decoders opening at the same time see each
      * other); uncounted again if this one does not open */
     hw_uncount (self);
@@ -209,8 +243,7 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
   } else {
     ctx->thread_count = self->threads;
   }
-  ctx->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-  if (!self->threads && upstream_is_live (self)) {
+  if (!self->threads && gst_avhw_dec_upstream_is_live (self)) {
     /* Frame threads add a frame of latency each; live decoding keeps the
      * streaming thread (software: slice threads only). */
     ctx->thread_count = hw ? 1 : 0;
@@ -480,12 +513,15 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   return TRUE;
 }
 
+/* @frame out; @from_decoder: a hardware frame still on the decoder's
+ * surfaces (not a copy). */
 static GstFlowReturn
-output_frame (GstAvhwDec * self, AVFrame * frame)
+output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
   GstVideoCodecFrame *cframe;
   gboolean is_hw = frame->hw_frames_ctx != NULL;
+  gboolean on_decoder = is_hw && from_decoder;
   enum AVPixelFormat sw_fmt = is_hw ?
       ((AVHWFramesContext *) frame->hw_frames_ctx->data)->sw_format :
       frame->format;
@@ -520,7 +556,7 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
         gst_avhw_dec_upload_sw_frame (self, frame, &err);
     if (!hw)
       goto transfer_failed;
-    if (self->device_memory && is_hw
+    if (self->device_memory && on_decoder
         && g_atomic_int_get (&self->held->held) > self->extra_frames) {
       AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
 
@@ -533,11 +569,12 @@ output_frame (GstAvhwDec * self, AVFrame * frame)
       }
     } else if (self->device_memory) {
       cframe->output_buffer =
-          is_hw ? gst_avhw_dec_wrap_decoder_frame (self,
+          on_decoder ? gst_avhw_dec_wrap_decoder_frame (self,
           hw) : gst_avhw_buffer_new (DEVICE (self), hw,
           &self->output_state->info);
     } else {
-      cframe->output_buffer = gst_avhw_dec_export_frame (self, hw, is_hw, &err);
+      cframe->output_buffer = gst_avhw_dec_export_frame (self, hw, on_decoder,
+          &err);
       if (!cframe->output_buffer)
         goto transfer_failed;
     }
@@ -585,56 +622,73 @@ transfer_failed:
   return GST_FLOW_ERROR;
 }
 
+/* An FFmpeg call failed: counts towards max-errors. */
+GstFlowReturn
+gst_avhw_dec_decode_error (GstAvhwDec * self, const gchar * call, int error)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+
+  GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
+      ("Could not decode the %s stream.", self->codec->name),
+      ("%s: %s", call, av_make_error_string (err, sizeof (err), error)), ret);
+  return ret;
+}
+
+/* One frame FFmpeg gave (taken): checked, cropped where FFmpeg could not,
+ * finished. */
+GstFlowReturn
+gst_avhw_dec_output_decoded (GstAvhwDec * self, AVFrame * frame,
+    gboolean from_decoder)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
+    /* Concealed, and still output; counts towards max-errors. */
+    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
+        ("Corrupt %s data in input frame %" G_GINT64_FORMAT " (decoder %s "
+            "on %s): errors concealed. max-errors=-1 keeps decoding "
+            "through damage.", avcodec_get_name (self->codec->id),
+            (gint64) frame->pts, self->codec->name,
+            gst_avhw_device_get_name (DEVICE (self))),
+        ("decode_error_flags 0x%x", frame->decode_error_flags), ret);
+    if (ret != GST_FLOW_OK) {
+      av_frame_unref (frame);
+      return ret;
+    }
+  }
+  if (frame->hw_frames_ctx && (frame->crop_top || frame->crop_left)) {
+    AVFrame *sw = gst_avhw_dec_download_cropped (self, frame);
+
+    if (!sw) {
+      av_frame_unref (frame);
+      return GST_FLOW_ERROR;
+    }
+    ret = output_frame (self, sw, FALSE);
+    av_frame_free (&sw);
+  } else {
+    ret = output_frame (self, frame, from_decoder);
+  }
+  av_frame_unref (frame);
+  return ret;
+}
+
 /* Takes every frame FFmpeg has ready. */
 static GstFlowReturn
 receive_frames (GstAvhwDec * self)
 {
   AVFrame *frame = av_frame_alloc ();
   GstFlowReturn ret = GST_FLOW_OK;
-  char err[AV_ERROR_MAX_STRING_SIZE];
   int r;
 
   while (ret == GST_FLOW_OK) {
     r = avcodec_receive_frame (self->ctx, frame);
     if (r == AVERROR (EAGAIN) || r == AVERROR_EOF)
       break;
-    if (r < 0) {
-      GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
-          ("Could not decode the %s stream.", self->codec->name),
-          ("avcodec_receive_frame: %s", av_make_error_string (err,
-                  sizeof (err), r)), ret);
-      if (ret != GST_FLOW_OK)
-        break;
-      continue;
-    }
-    if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
-      /* Concealed, and still output; counts towards max-errors. */
-      GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
-          ("Corrupt %s data in input frame %" G_GINT64_FORMAT " (decoder %s "
-              "on %s): errors concealed. max-errors=-1 keeps decoding "
-              "through damage.", avcodec_get_name (self->codec->id),
-              (gint64) frame->pts, self->codec->name,
-              gst_avhw_device_get_name (DEVICE (self))),
-          ("decode_error_flags 0x%x", frame->decode_error_flags), ret);
-      if (ret != GST_FLOW_OK) {
-        av_frame_unref (frame);
-        break;
-      }
-    }
-    if (frame->hw_frames_ctx && (frame->crop_top || frame->crop_left)) {
-      AVFrame *sw = gst_avhw_dec_download_cropped (self, frame);
-
-      if (!sw) {
-        av_frame_unref (frame);
-        ret = GST_FLOW_ERROR;
-        break;
-      }
-      ret = output_frame (self, sw);
-      av_frame_free (&sw);
-    } else {
-      ret = output_frame (self, frame);
-    }
-    av_frame_unref (frame);
+    if (r < 0)
+      ret = gst_avhw_dec_decode_error (self, "avcodec_receive_frame", r);
+    else
+      ret = gst_avhw_dec_output_decoded (self, frame, TRUE);
   }
   av_frame_free (&frame);
   return ret;
@@ -656,6 +710,12 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     gst_video_decoder_release_frame (decoder, frame);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  if (!self->par_decided) {
+    self->par = gst_avhw_dec_parallel_new (self);
+    self->par_decided = TRUE;
+  }
+  if (self->par)
+    return gst_avhw_dec_parallel_handle_frame (self->par, frame);
   if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
     gst_video_decoder_release_frame (decoder, frame);
     return GST_FLOW_ERROR;
@@ -702,6 +762,8 @@ drain (GstAvhwDec * self)
 {
   GstFlowReturn ret;
 
+  if (self->par)
+    return gst_avhw_dec_parallel_drain (self->par);
   if (!self->ctx)
     return GST_FLOW_OK;
   avcodec_send_packet (self->ctx, NULL);
@@ -733,7 +795,9 @@ gst_avhw_dec_flush (GstVideoDecoder * decoder)
 {
   GstAvhwDec *self = GST_AVHW_DEC (decoder);
 
-  if (self->ctx)
+  if (self->par)
+    gst_avhw_dec_parallel_flush (self->par);
+  else if (self->ctx)
     avcodec_flush_buffers (self->ctx);
   return TRUE;
 }
@@ -841,6 +905,12 @@ gst_avhw_dec_set_property (GObject * object, guint prop_id,
     case PROP_THREADS:
       self->threads = g_value_get_int (value);
       break;
+    case PROP_PARALLEL:
+      self->parallel = g_value_get_uint (value);
+      break;
+    case PROP_MAX_BUFFERED:
+      self->max_buffered = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -869,6 +939,12 @@ gst_avhw_dec_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_THREADS:
       g_value_set_int (value, self->threads);
+      break;
+    case PROP_PARALLEL:
+      g_value_set_uint (value, self->parallel);
+      break;
+    case PROP_MAX_BUFFERED:
+      g_value_set_uint (value, self->max_buffered);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -972,6 +1048,41 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstAvhwDec:parallel:
+   *
+   * Decoder sessions decoding one stream at once (GOP-parallel): the
+   * stream is cut where decoding can start afresh (H.264 IDR; H.265 IDR
+   * and BLA; VP9 and AV1 shown key frames) and up to this many segments
+   * decode at once, each on its own session on the same device; frames
+   * go out in the stream's order with its timestamps, bit-exact to
+   * parallel=1. 0: automatic: the host's CPU count (at most 8) for
+   * non-live seekable input, 1 otherwise. 1: one session, as before. A
+   * stream that cannot be cut (another codec, another alignment) decodes
+   * with one session; the debug log says why.
+   */
+  g_object_class_install_property (gobject_class, PROP_PARALLEL,
+      g_param_spec_uint ("parallel", "Parallel",
+          "Decoder sessions decoding segments of the stream at once (0: "
+          "automatic; 1: one, no cutting)", 0, 64, DEFAULT_PROP_PARALLEL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwDec:max-buffered:
+   *
+   * With parallel > 1: decoded frames that may wait for their turn (the
+   * segments after the one going out); past it, the sessions of later
+   * segments wait. Waiting hardware frames are copies on the device (a
+   * 1080p NV12 frame: about 3 MiB), off the decoders' surfaces.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_BUFFERED,
+      g_param_spec_uint ("max-buffered", "Max buffered",
+          "With parallel > 1: decoded frames waiting for their turn, at "
+          "most (then later segments' sessions wait)", 1, G_MAXINT,
+          DEFAULT_PROP_MAX_BUFFERED,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));
   gst_caps_unref (sink_caps);
@@ -1002,6 +1113,8 @@ gst_avhw_dec_init (GstAvhwDec * self)
   self->extra_frames = DEFAULT_PROP_EXTRA_FRAMES;
   self->fallback = DEFAULT_PROP_FALLBACK;
   self->threads = DEFAULT_PROP_THREADS;
+  self->parallel = DEFAULT_PROP_PARALLEL;
+  self->max_buffered = DEFAULT_PROP_MAX_BUFFERED;
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
 }

@@ -143,19 +143,36 @@ gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
 AVFrame *
 gst_avhw_dec_copy_off_decoder (GstAvhwDec * self, const AVFrame * frame)
 {
+  return gst_avhw_dec_copy_to_pool (self, &self->copy_frames, frame);
+}
+
+/* @frame copied on the device into *@pool, made from the frames cache when
+ * NULL; NULL when the backend cannot copy. */
+AVFrame *
+gst_avhw_dec_copy_to_pool (GstAvhwDec * self, AVBufferRef ** pool,
+    const AVFrame * frame)
+{
   const AVHWFramesContext *fc =
       (const AVHWFramesContext *) frame->hw_frames_ctx->data;
   AVFrame *copy;
   GError *err = NULL;
 
-  if (!self->copy_frames) {
-    self->copy_frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
+  if (*pool) {
+    const AVHWFramesContext *pc = (const AVHWFramesContext *) (*pool)->data;
+
+    /* made for another size or format (a resolution change) */
+    if (pc->sw_format != fc->sw_format || pc->width != fc->width
+        || pc->height != fc->height)
+      av_buffer_unref (pool);
+  }
+  if (!*pool) {
+    *pool = gst_avhw_device_get_frames_ctx (DEVICE (self),
         fc->sw_format, fc->width, fc->height, 0, &err);
-    if (!self->copy_frames)
+    if (!*pool)
       goto fail;
   }
   copy = av_frame_alloc ();
-  if (av_hwframe_get_buffer (self->copy_frames, copy, 0) < 0) {
+  if (av_hwframe_get_buffer (*pool, copy, 0) < 0) {
     av_frame_free (&copy);
     goto fail;
   }

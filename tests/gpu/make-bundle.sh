@@ -190,6 +190,12 @@ for c in h264 h265; do
     [ "$n" = "$frames" ] || rm -f "$f"
 done
 bash tests/bench/make-clips.sh "$GPU/bench" "$frames"
+# 7b. the GOP-parallel clips (tests/bench/parallel.sh; about 22 MiB for
+# 1800 frames, so only when asked: PARALLEL_CLIPS=1, PARALLEL_FRAMES=N)
+if [ "${PARALLEL_CLIPS:-0}" = 1 ]; then
+    bash tests/bench/parallel.sh --clips "$GPU/bench" --make-only \
+        --frames "${PARALLEL_FRAMES:-1800}"
+fi
 
 du -sh "$GPU"/* | sed 's/^/make-bundle: /'
 size_note

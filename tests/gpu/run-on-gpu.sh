@@ -35,6 +35,11 @@
 #   robustness   (not in the default list) tests/robustness/robustness.sh over ROBUST_DIR
 #                (default .gpu/fuzz): damaged streams through avhwdec with and
 #                without fallback; crashes, hangs and CRITICALs are findings
+#   parallel     (not in the default list) conformance with avhwdec parallel=4,
+#                then tests/bench/parallel.sh --check: one
+#                1080p file with avhwdec parallel=PAR_VALUES ("1 2 4 7"), bit-exact
+#                against parallel=1, fps, TTFF, device memory, one ffmpeg beside
+#                (clips: make-bundle.sh with PARALLEL_CLIPS=1; PARALLEL_FRAMES)
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
@@ -127,6 +132,7 @@ if has check; then
     run_check elements_context "$GPUBUNDLE/bin/elements_context"
     run_check elements_updown "$GPUBUNDLE/bin/elements_updown"
     run_check elements_avhwdec "$GPUBUNDLE/bin/elements_avhwdec"
+    [ -x "$GPUBUNDLE/bin/elements_avhwdec_parallel" ] && run_check elements_avhwdec_parallel "$GPUBUNDLE/bin/elements_avhwdec_parallel"
     [ -x "$GPUBUNDLE/bin/elements_foreign" ] && run_check elements_foreign "$GPUBUNDLE/bin/elements_foreign"
     [ -x "$GPUBUNDLE/bin/elements_autoplug" ] && run_check elements_autoplug "$GPUBUNDLE/bin/elements_autoplug"
     run_check libs_registry "$GPUBUNDLE/bin/libs_registry" AVHW_BUILT_BACKENDS=vulkan,opencl,cuda
@@ -273,6 +279,23 @@ if has robustness; then
     ROBUST_LOGS=$LOGS/robustness timeout -k 10 "$b" bash tests/robustness/robustness.sh \
         "${ROBUST_DIR:-.gpu/fuzz}" "$DEVICE" 8 | tee "$OUT/robustness.md"
     echo "robustness exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+fi
+
+if has parallel; then
+    stage "parallel: conformance with avhwdec device=$DEVICE fallback=false parallel=4"
+    b=$(budget 200)
+    mkdir -p "$LOGS/conf-parallel"
+    timeout -k 10 "$b" bash tests/gpu/conformance-gst.sh \
+        --decoder "avhwdec device=$DEVICE fallback=false parallel=4 ! avhwdownload" \
+        --jobs "${CONF_JOBS:-4}" --timeout 60 --logdir "$LOGS/conf-parallel" \
+        --results "$OUT/conformance-parallel.tsv" .gpu/media/MANIFEST.tsv
+    echo "conformance-gst exit $?"
+    stage "parallel: tests/bench/parallel.sh --device $DEVICE"
+    b=$(budget 480)
+    timeout -k 10 "$b" bash tests/bench/parallel.sh --device "$DEVICE" --clips .gpu/bench \
+        --parallel "${PAR_VALUES:-1 2 4 7}" --frames "${PARALLEL_FRAMES:-1800}" \
+        --max-buffered "${PAR_MAX_BUFFERED:-2048}" --check | tee "$OUT/parallel.md"
+    echo "parallel.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi
 
 if has nvbench; then

@@ -10,156 +10,7 @@
 #include <glib/gstdio.h>
 #include "../avhw-test-utils.h"
 
-static gchar *tmpdir;
-
-/* Encodes a clip with GStreamer's x264enc into @name (matroska when the
- * name ends in .mkv, else an H.264 byte stream). */
-static gchar *
-make_clip (const gchar * name, const gchar * caps, const gchar * enc_opts,
-    guint frames)
-{
-  gchar *path = g_build_filename (tmpdir, name, NULL);
-  gboolean mkv = g_str_has_suffix (name, ".mkv");
-  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%u pattern=ball ! "
-      "%s ! x264enc %s ! h264parse ! %s ! filesink location=%s", frames, caps,
-      enc_opts, mkv ? "matroskamux" : "video/x-h264,stream-format=byte-stream",
-      path);
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
-  GstMessage *msg;
-
-  fail_unless (p != NULL, "%s", err ? err->message : "");
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
-      "encoding %s failed", name);
-  gst_message_unref (msg);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
-  g_free (desc);
-  return path;
-}
-
-typedef struct
-{
-  guint frames;
-  guint caps_changes;
-  GChecksum *md5;
-  GstClockTime last_pts;
-  gboolean pts_monotonic;
-  gboolean device_memory;
-  gchar *error;
-  gboolean warned;
-} DecodeResult;
-
-static void
-result_clear (DecodeResult * r)
-{
-  g_checksum_free (r->md5);
-  g_free (r->error);
-}
-
-/* Hashes the visible bytes of every plane (no stride padding): what FFmpeg's
- * `-f md5` of rawvideo hashes. */
-static void
-hash_frame (GChecksum * md5, GstSample * sample)
-{
-  GstVideoInfo info;
-  GstVideoFrame vf;
-  guint p, c, row;
-
-  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
-  fail_unless (gst_video_frame_map (&vf, &info, gst_sample_get_buffer (sample),
-          GST_MAP_READ));
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
-    guint rows = 0, bytes = 0;
-    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&vf); c++) {
-      if (GST_VIDEO_FRAME_COMP_PLANE (&vf, c) == p && bytes == 0) {
-        rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, c);
-        bytes = GST_VIDEO_FRAME_COMP_WIDTH (&vf, c) *
-            GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c);
-      }
-    }
-    if (GST_VIDEO_FORMAT_INFO_N_PLANES (info.finfo) == 2 && p == 1)
-      bytes = GST_VIDEO_FRAME_WIDTH (&vf) + (GST_VIDEO_FRAME_WIDTH (&vf) & 1);
-    for (row = 0; row < rows; row++)
-      g_checksum_update (md5, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p) +
-          row * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p), bytes);
-  }
-  gst_video_frame_unmap (&vf);
-}
-
-/* Runs "@desc ! appsink name=sink" to the end; hashes system-memory frames. */
-static void
-decode (const gchar * desc, DecodeResult * r)
-{
-  gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false", desc);
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (full, &err), *sink;
-  GstCaps *last_caps = NULL;
-  GstBus *bus;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
-
-  memset (r, 0, sizeof (*r));
-  r->md5 = g_checksum_new (G_CHECKSUM_MD5);
-  r->pts_monotonic = TRUE;
-  r->last_pts = GST_CLOCK_TIME_NONE;
-  fail_unless (p != NULL, "%s: %s", full, err ? err->message : "");
-  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-
-  for (;;) {
-    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-        100 * GST_MSECOND);
-    GstMessage *msg;
-
-    if (s) {
-      GstBuffer *b = gst_sample_get_buffer (s);
-      GstCaps *caps = gst_sample_get_caps (s);
-
-      if (!last_caps || !gst_caps_is_equal (last_caps, caps)) {
-        r->caps_changes++;
-        gst_caps_replace (&last_caps, caps);
-      }
-      if (gst_is_avhw_memory (gst_buffer_peek_memory (b, 0)))
-        r->device_memory = TRUE;
-      else
-        hash_frame (r->md5, s);
-      if (GST_CLOCK_TIME_IS_VALID (r->last_pts)
-          && GST_BUFFER_PTS (b) <= r->last_pts)
-        r->pts_monotonic = FALSE;
-      r->last_pts = GST_BUFFER_PTS (b);
-      r->frames++;
-      gst_sample_unref (s);
-      continue;
-    }
-    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
-                GST_MESSAGE_WARNING))) {
-      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && !r->error) {
-        GError *e = NULL;
-        gchar *dbg = NULL;
-        gst_message_parse_error (msg, &e, &dbg);
-        r->error = g_strdup_printf ("%s | %s", e->message, dbg);
-        g_clear_error (&e);
-        g_free (dbg);
-      } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
-        r->warned = TRUE;
-      }
-      gst_message_unref (msg);
-    }
-    if (r->error || gst_app_sink_is_eos (GST_APP_SINK (sink)))
-      break;
-    fail_unless (g_get_monotonic_time () < deadline, "%s: hang", desc);
-  }
-  gst_caps_replace (&last_caps, NULL);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (sink);
-  gst_object_unref (p);
-  g_free (full);
-}
+#include "decode-common.c"
 
 static const gchar *
 first_device_of (const gchar * backend)
@@ -397,37 +248,11 @@ GST_START_TEST (test_seek)
   gchar *p = make_clip ("seek.mkv",
       "video/x-raw,format=I420,width=160,height=120," "framerate=25/1",
       "key-int-max=10 bframes=2 speed-preset=ultrafast", 75);
-  gchar *desc =
-      g_strdup_printf ("filesrc location=%s ! matroskademux ! "
-      "h264parse ! avhwdec ! avhwdownload ! appsink name=sink sync=false", p);
-  GstElement *pipe = gst_parse_launch (desc, NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  GstSample *s;
-  guint after = 0;
+  const guint target = 2;
+  guint after = run_seeks (p, "", &target, 1, 0);
 
-  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
-      GST_STATE_CHANGE_ASYNC);
-  fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
-          30 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
-  fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
-          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 2 * GST_SECOND));
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-              10 * GST_SECOND))) {
-    GstClockTime pts = GST_BUFFER_PTS (gst_sample_get_buffer (s));
-    /* key frames every 0.4 s: nothing before 1.6 s after the seek */
-    fail_unless (pts >= 1600 * GST_MSECOND, "pts %" GST_TIME_FORMAT,
-        GST_TIME_ARGS (pts));
-    after++;
-    gst_sample_unref (s);
-  }
-  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)));
   /* 1 s left after 2 s, at 25 fps, from the keyframe at 2.0 s */
   fail_unless (after >= 25 && after <= 35, "%u frames after seek", after);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipe);
-  g_free (desc);
   g_free (p);
 }
 
@@ -701,22 +526,6 @@ GST_START_TEST (test_threads_latency)
 }
 
 GST_END_TEST;
-
-static void
-remove_tmpdir (void)
-{
-  GDir *d = g_dir_open (tmpdir, 0, NULL);
-  const gchar *n;
-
-  while (d && (n = g_dir_read_name (d))) {
-    gchar *f = g_build_filename (tmpdir, n, NULL);
-    g_unlink (f);
-    g_free (f);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (tmpdir);
-}
 
 static Suite *
 avhwdec_suite (void)

@@ -1,0 +1,42 @@
+/* gst-avhw: avhwdec, where decoding can start without anything before it
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/video/video.h>
+#include <gst/avhw/gstavhw.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  enum AVCodecID codec;
+  guint nal_length_size;        /* 0: byte-stream */
+  GPtrArray *param_sets;        /* GBytes, units as in the stream, oldest first */
+  GBytes *joined;               /* param_sets in one, made on demand */
+  gboolean av1_reduced;         /* AV1 reduced_still_picture_header */
+} GstAvhwDecCuts;
+
+/* FALSE, with *why (free it), when this stream cannot be cut. */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_cuts_init (GstAvhwDecCuts * c, enum AVCodecID codec,
+    GstVideoCodecState * state, gchar ** why);
+G_GNUC_INTERNAL
+void gst_avhw_dec_cuts_clear (GstAvhwDecCuts * c);
+/* TRUE when decoding can start at this access unit; keeps its parameter
+ * sets. */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data,
+    gsize size);
+/* Every parameter set kept, in order, as units of the stream's format
+ * (owned by @c). */
+G_GNUC_INTERNAL
+GBytes * gst_avhw_dec_cuts_param_sets (GstAvhwDecCuts * c);
+
+/* Where in an access unit the parameter sets go (AV1: after the temporal
+ * delimiter). */
+G_GNUC_INTERNAL
+gsize gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
+    gsize size);
+
+G_END_DECLS

@@ -1,0 +1,545 @@
+/* gst-avhw: avhwdec, GOP-parallel decoding (parallel > 1)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The stream is cut into segments at access units where decoding can start
+ * afresh (gstavhwdeccuts.c). Segment k goes to session k % N, each a
+ * decoder of its own on the same device, fed by its own thread; a session
+ * drains at the end of its segment and is flushed for its next one. Up to
+ * N segments are in flight. Decoded frames wait in their segment, in the
+ * order the decoder gives them (presentation order); the streaming thread,
+ * which holds GstVideoDecoder's stream lock, finishes the frames of the
+ * oldest segment (the head) only, so segment k's frames all go out before
+ * segment k + 1's. No thread but the streaming thread touches the
+ * GstVideoDecoder.
+ *
+ * Memory: frames of a segment that is not the head leave the decoder's
+ * surfaces (a device copy into a frames-cache pool) while they wait, and
+ * at most max-buffered frames wait: a session that is not the head's then
+ * stops until frames go out. The head's session never waits, and the
+ * streaming thread waits only for the head, so nothing can wait in a
+ * circle.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include "gstavhwdec-private.h"
+#include "gstavhwdeccuts.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
+#define GST_CAT_DEFAULT gst_avhw_dec_debug
+
+/* A segment ends at a cut point only once it has this many frames:
+ * all-intra streams would otherwise drain a session every frame. */
+#define MIN_SEGMENT_FRAMES 16
+/* parallel=0 for non-live seekable input. */
+#define AUTO_MAX_SESSIONS 8
+
+typedef struct _Segment Segment;
+typedef struct _Session Session;
+
+struct _Segment
+{
+  GQueue out;                   /* Out, in output order */
+  gboolean done;                /* its session drained it */
+  guint32 first, last;          /* system frame numbers */
+  guint n_in;
+};
+
+typedef struct
+{
+  AVFrame *frame;               /* NULL: an error */
+  gboolean from_decoder;
+  const gchar *call;
+  int error;
+} Out;
+
+typedef struct
+{
+  AVPacket *pkt;                /* NULL: end of the segment */
+  Segment *seg;
+} Item;
+
+struct _Session
+{
+  GstAvhwDecParallel *par;
+  AVCodecContext *ctx;
+  gboolean owns_ctx;
+  GThread *thread;
+  GQueue in;                    /* Item */
+  gboolean busy;
+  AVBufferRef *copy_pool;
+};
+
+struct _GstAvhwDecParallel
+{
+  GstAvhwDec *dec;
+  GMutex lock;
+  GCond cond;
+  Session *sessions;
+  guint n;
+  GQueue segments;              /* in flight, oldest (the head) first */
+  Segment *open;                /* the newest, taking input */
+  guint64 started;
+  guint buffered;
+  guint max_buffered;
+  gboolean flushing, quit;
+  GstAvhwDecCuts cuts;
+};
+
+static void
+out_free (Out * o)
+{
+  av_frame_free (&o->frame);
+  g_free (o);
+}
+
+static void
+segment_free (Segment * seg)
+{
+  g_queue_clear_full (&seg->out, (GDestroyNotify) out_free);
+  g_free (seg);
+}
+
+static void
+item_free (Item * it)
+{
+  av_packet_free (&it->pkt);
+  g_free (it);
+}
+
+/* ------------------------------------------------------------ sessions */
+
+/* With the lock held. */
+static void
+add_out (GstAvhwDecParallel * par, Segment * seg, AVFrame * frame,
+    gboolean from_decoder, const gchar * call, int error)
+{
+  Out *o = g_new0 (Out, 1);
+
+  o->frame = frame;
+  o->from_decoder = from_decoder;
+  o->call = call;
+  o->error = error;
+  g_queue_push_tail (&seg->out, o);
+  if (frame)
+    par->buffered++;
+  g_cond_broadcast (&par->cond);
+}
+
+static void
+receive (Session * s, Segment * seg)
+{
+  GstAvhwDecParallel *par = s->par;
+  AVFrame *frame, *copy;
+  gboolean head, from_decoder;
+  int r;
+
+  for (;;) {
+    frame = av_frame_alloc ();
+    r = frame ? avcodec_receive_frame (s->ctx, frame) : AVERROR (ENOMEM);
+    if (r == AVERROR (EAGAIN) || r == AVERROR_EOF) {
+      av_frame_free (&frame);
+      return;
+    }
+    g_mutex_lock (&par->lock);
+    if (r < 0) {
+      av_frame_free (&frame);
+      add_out (par, seg, NULL, FALSE, "avcodec_receive_frame", r);
+      g_mutex_unlock (&par->lock);
+      return;
+    }
+    while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
+        && g_queue_peek_head (&par->segments) != seg)
+      g_cond_wait (&par->cond, &par->lock);
+    head = g_queue_peek_head (&par->segments) == seg;
+    g_mutex_unlock (&par->lock);
+    from_decoder = frame->hw_frames_ctx != NULL;
+    /* Waiting frames leave the decoder's surfaces. */
+    if (from_decoder && !head) {
+      copy = gst_avhw_dec_copy_to_pool (par->dec, &s->copy_pool, frame);
+      if (copy) {
+        av_frame_free (&frame);
+        frame = copy;
+        from_decoder = FALSE;
+      }
+    }
+    g_mutex_lock (&par->lock);
+    if (par->flushing || par->quit)
+      av_frame_free (&frame);
+    else
+      add_out (par, seg, frame, from_decoder, NULL, 0);
+    g_mutex_unlock (&par->lock);
+  }
+}
+
+static void
+decode_item (Session * s, Item * it)
+{
+  GstAvhwDecParallel *par = s->par;
+  int r;
+
+  if (!it->pkt) {
+    avcodec_send_packet (s->ctx, NULL);
+    receive (s, it->seg);
+    avcodec_flush_buffers (s->ctx);
+    g_mutex_lock (&par->lock);
+    it->seg->done = TRUE;
+    g_cond_broadcast (&par->cond);
+    g_mutex_unlock (&par->lock);
+    return;
+  }
+  for (;;) {
+    r = avcodec_send_packet (s->ctx, it->pkt);
+    if (r != AVERROR (EAGAIN))
+      break;
+    receive (s, it->seg);
+  }
+  if (r < 0 && r != AVERROR_EOF) {
+    g_mutex_lock (&par->lock);
+    add_out (par, it->seg, NULL, FALSE, "avcodec_send_packet", r);
+    g_mutex_unlock (&par->lock);
+  }
+  receive (s, it->seg);
+}
+
+static gpointer
+session_loop (gpointer data)
+{
+  Session *s = data;
+  GstAvhwDecParallel *par = s->par;
+  gboolean skip;
+  Item *it;
+
+  g_mutex_lock (&par->lock);
+  for (;;) {
+    while (!par->quit && g_queue_is_empty (&s->in))
+      g_cond_wait (&par->cond, &par->lock);
+    if (par->quit)
+      break;
+    it = g_queue_pop_head (&s->in);
+    s->busy = TRUE;
+    skip = par->flushing;
+    g_mutex_unlock (&par->lock);
+    if (!skip)
+      decode_item (s, it);
+    item_free (it);
+    g_mutex_lock (&par->lock);
+    s->busy = FALSE;
+    g_cond_broadcast (&par->cond);
+  }
+  g_mutex_unlock (&par->lock);
+  return NULL;
+}
+
+static guint
+resolve_n (GstAvhwDec * self)
+{
+  GstQuery *q;
+  gboolean seekable = FALSE;
+
+  if (self->parallel)
+    return self->parallel;
+  if (gst_avhw_dec_upstream_is_live (self)) {
+    GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream is live");
+    return 1;
+  }
+  q = gst_query_new_seeking (GST_FORMAT_TIME);
+  if (gst_pad_peer_query (GST_VIDEO_DECODER_SINK_PAD (self), q))
+    gst_query_parse_seeking (q, NULL, &seekable, NULL, NULL);
+  gst_query_unref (q);
+  if (!seekable) {
+    GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream cannot seek");
+    return 1;
+  }
+  return CLAMP (g_get_num_processors (), 1, AUTO_MAX_SESSIONS);
+}
+
+GstAvhwDecParallel *
+gst_avhw_dec_parallel_new (GstAvhwDec * self)
+{
+  GstAvhwDecParallel *par;
+  guint n = resolve_n (self), i;
+  gint threads;
+  gchar *why = NULL;
+  GstAvhwDecCuts cuts;
+
+  if (n <= 1)
+    return NULL;
+  if (!gst_avhw_dec_cuts_init (&cuts, self->codec->id, self->input_state, &why)) {
+    GST_DEBUG_OBJECT (self, "parallel=%u: one session: %s", n, why);
+    g_free (why);
+    return NULL;
+  }
+  par = g_new0 (GstAvhwDecParallel, 1);
+  par->dec = self;
+  par->cuts = cuts;
+  par->max_buffered = self->max_buffered;
+  g_mutex_init (&par->lock);
+  g_cond_init (&par->cond);
+  par->sessions = g_new0 (Session, n);
+  threads = self->threads ? self->threads : self->ctx->hw_device_ctx ? 1 :
+      MAX (1, (gint) (g_get_num_processors () / n));
+  for (i = 0; i < n; i++) {
+    Session *s = &par->sessions[par->n];
+
+    s->par = par;
+    s->ctx = i == 0 ? self->ctx : gst_avhw_dec_open_session (self, threads);
+    if (!s->ctx) {
+      GST_DEBUG_OBJECT (self, "parallel=%u: session %u did not open", n, i);
+      break;
+    }
+    s->owns_ctx = i > 0;
+    s->thread = g_thread_new ("avhwdec-session", session_loop, s);
+    par->n++;
+  }
+  GST_INFO_OBJECT (self, "%u sessions, at most %u frames waiting", par->n,
+      par->max_buffered);
+  if (par->n < 2) {
+    GST_DEBUG_OBJECT (self, "parallel=%u: one session: no second decoder "
+        "session opened", n);
+    gst_avhw_dec_parallel_free (par);
+    return NULL;
+  }
+  return par;
+}
+
+/* Drops every waiting frame and queued packet; sessions are left idle and
+ * flushed. Only from the streaming thread. */
+void
+gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par)
+{
+  Segment *seg;
+  guint i;
+
+  g_mutex_lock (&par->lock);
+  par->flushing = TRUE;
+  g_cond_broadcast (&par->cond);
+  for (i = 0; i < par->n; i++) {
+    g_queue_clear_full (&par->sessions[i].in, (GDestroyNotify) item_free);
+    while (par->sessions[i].busy)
+      g_cond_wait (&par->cond, &par->lock);
+  }
+  while ((seg = g_queue_pop_head (&par->segments)))
+    segment_free (seg);
+  par->open = NULL;
+  par->buffered = 0;
+  for (i = 0; i < par->n; i++)
+    avcodec_flush_buffers (par->sessions[i].ctx);
+  par->flushing = FALSE;
+  g_mutex_unlock (&par->lock);
+}
+
+void
+gst_avhw_dec_parallel_free (GstAvhwDecParallel * par)
+{
+  guint i;
+
+  if (!par)
+    return;
+  gst_avhw_dec_parallel_flush (par);
+  g_mutex_lock (&par->lock);
+  par->quit = TRUE;
+  g_cond_broadcast (&par->cond);
+  g_mutex_unlock (&par->lock);
+  for (i = 0; i < par->n; i++) {
+    Session *s = &par->sessions[i];
+
+    g_thread_join (s->thread);
+    if (s->owns_ctx)
+      avcodec_free_context (&s->ctx);
+    av_buffer_unref (&s->copy_pool);
+  }
+  g_free (par->sessions);
+  gst_avhw_dec_cuts_clear (&par->cuts);
+  g_mutex_clear (&par->lock);
+  g_cond_clear (&par->cond);
+  g_free (par);
+}
+
+/* ------------------------------------------------------------ output */
+
+/* Frames of @seg the decoder never gave back (dropped as corrupt). */
+static void
+release_leftovers (GstAvhwDec * self, Segment * seg)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  GList *frames = gst_video_decoder_get_frames (dec), *l;
+
+  for (l = frames; l; l = l->next) {
+    GstVideoCodecFrame *f = l->data;
+
+    if (f->system_frame_number >= seg->first
+        && f->system_frame_number <= seg->last)
+      gst_video_decoder_release_frame (dec, gst_video_codec_frame_ref (f));
+  }
+  g_list_free_full (frames, (GDestroyNotify) gst_video_codec_frame_unref);
+}
+
+/* Finishes every frame of the head segments that is ready. With the lock
+ * held; drops it while finishing. */
+static GstFlowReturn
+push_ready (GstAvhwDecParallel * par)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  Segment *seg;
+  Out *o;
+
+  while (ret == GST_FLOW_OK && (seg = g_queue_peek_head (&par->segments))) {
+    o = g_queue_pop_head (&seg->out);
+    if (!o && !seg->done)
+      break;
+    if (!o) {
+      g_queue_pop_head (&par->segments);
+      g_cond_broadcast (&par->cond);
+      g_mutex_unlock (&par->lock);
+      release_leftovers (par->dec, seg);
+      segment_free (seg);
+      g_mutex_lock (&par->lock);
+      continue;
+    }
+    if (o->frame) {
+      par->buffered--;
+      g_cond_broadcast (&par->cond);
+    }
+    g_mutex_unlock (&par->lock);
+    ret = o->frame ? gst_avhw_dec_output_decoded (par->dec, o->frame,
+        o->from_decoder) : gst_avhw_dec_decode_error (par->dec, o->call,
+        o->error);
+    out_free (o);
+    g_mutex_lock (&par->lock);
+  }
+  return ret;
+}
+
+/* With the lock held: the open segment gets no more input. */
+static void
+close_open (GstAvhwDecParallel * par)
+{
+  Item *it;
+
+  if (!par->open)
+    return;
+  it = g_new0 (Item, 1);
+  it->seg = par->open;
+  g_queue_push_tail (&par->sessions[(par->started - 1) % par->n].in, it);
+  g_cond_broadcast (&par->cond);
+  par->open = NULL;
+}
+
+/* With the lock held: pushes ready frames until fewer than @limit
+ * segments are in flight. */
+static GstFlowReturn
+wait_for_room (GstAvhwDecParallel * par, guint limit)
+{
+  GstFlowReturn ret;
+
+  for (;;) {
+    ret = push_ready (par);
+    if (ret != GST_FLOW_OK || g_queue_get_length (&par->segments) < limit)
+      return ret;
+    g_cond_wait (&par->cond, &par->lock);
+  }
+}
+
+static AVPacket *
+make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
+    gboolean first, gboolean * cut)
+{
+  AVPacket *pkt = av_packet_alloc ();
+  const guint8 *ps = NULL;
+  gsize ps_size = 0, at;
+  GstMapInfo map;
+
+  if (!pkt)
+    return NULL;
+  if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
+    av_packet_free (&pkt);
+    return NULL;
+  }
+  *cut = gst_avhw_dec_cuts_scan (&par->cuts, map.data, map.size);
+  /* A session starting a segment gets every parameter set so far: it has
+   * not seen the segments of the other sessions. */
+  if (first || *cut)
+    ps = g_bytes_get_data (gst_avhw_dec_cuts_param_sets (&par->cuts), &ps_size);
+  at = ps_size ? gst_avhw_dec_cuts_insert_at (&par->cuts, map.data,
+      map.size) : 0;
+  if (av_new_packet (pkt, ps_size + map.size) == 0) {
+    memcpy (pkt->data, map.data, at);
+    if (ps_size)
+      memcpy (pkt->data + at, ps, ps_size);
+    memcpy (pkt->data + at + ps_size, map.data + at, map.size - at);
+    pkt->pts = frame->system_frame_number;
+    if (GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
+      pkt->flags |= AV_PKT_FLAG_KEY;
+  } else {
+    av_packet_free (&pkt);
+  }
+  gst_buffer_unmap (frame->input_buffer, &map);
+  return pkt;
+}
+
+GstFlowReturn
+gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
+    GstVideoCodecFrame * frame)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  gboolean cut = FALSE, start;
+  Item *it;
+  AVPacket *pkt;
+
+  /* The parameter sets prepended to a segment's first packet are those
+   * seen before and in it: scanned first, started after. */
+  pkt = make_packet (par, frame, par->open == NULL, &cut);
+  gst_video_codec_frame_unref (frame);
+  if (!pkt)
+    return GST_FLOW_ERROR;
+  g_mutex_lock (&par->lock);
+  start = !par->open || (cut && par->open->n_in >= MIN_SEGMENT_FRAMES);
+  if (start && par->open) {
+    close_open (par);
+    ret = wait_for_room (par, par->n);
+  }
+  if (ret != GST_FLOW_OK) {
+    g_mutex_unlock (&par->lock);
+    av_packet_free (&pkt);
+    return ret;
+  }
+  if (start) {
+    par->open = g_new0 (Segment, 1);
+    par->open->first = pkt->pts;
+    g_queue_push_tail (&par->segments, par->open);
+    par->started++;
+    GST_LOG_OBJECT (par->dec, "segment %" G_GUINT64_FORMAT " from frame %"
+        G_GINT64_FORMAT " on session %u", par->started - 1, pkt->pts,
+        (guint) ((par->started - 1) % par->n));
+  }
+  par->open->last = pkt->pts;
+  par->open->n_in++;
+  it = g_new0 (Item, 1);
+  it->pkt = pkt;
+  it->seg = par->open;
+  g_queue_push_tail (&par->sessions[(par->started - 1) % par->n].in, it);
+  g_cond_broadcast (&par->cond);
+  ret = push_ready (par);
+  g_mutex_unlock (&par->lock);
+  return ret;
+}
+
+/* Every segment decoded and finished. */
+GstFlowReturn
+gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par)
+{
+  GstFlowReturn ret;
+
+  g_mutex_lock (&par->lock);
+  if (par->started == 1 && par->open)
+    GST_DEBUG_OBJECT (par->dec, "parallel=%u: one segment: no cut point after "
+        "the first frame (%s)", par->n, par->cuts.codec == AV_CODEC_ID_H264 ?
+        "H.264 cuts at IDR" : "H.265 cuts at IDR and BLA, not CRA");
+  close_open (par);
+  ret = wait_for_room (par, 1);
+  g_mutex_unlock (&par->lock);
+  return ret;
+}
