@@ -267,6 +267,16 @@ gst_avhw_dec_parallel_new (GstAvhwDec * self)
 
   if (n <= 1)
     return NULL;
+  if (self->ctx->hw_device_ctx) {
+    /* On the H200 (run 29) four NVDEC sessions ran out of decoder surfaces
+     * ("No decoder surfaces left") and a download failed; until that is
+     * fixed, hardware decoders decode on one session. */
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("parallel=%u is not "
+            "supported with a hardware decoder yet; decoding on one session.",
+            n), ("parallel=%u: one session: GOP-parallel decoding runs in "
+            "software decoders only", n));
+    return NULL;
+  }
   if (!gst_avhw_dec_cuts_init (&cuts, self->codec->id, self->input_state, &why)) {
     GST_DEBUG_OBJECT (self, "parallel=%u: one session: %s", n, why);
     g_free (why);
