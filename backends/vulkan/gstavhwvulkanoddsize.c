@@ -10,9 +10,10 @@
  * (a 16x3 frame with FFmpeg's own alignment kept it: the loss depends on
  * the layout). Where the row is lost, transfers of that layout are refused
  * with an error naming the problem instead of returning a wrong frame.
- * With FFmpeg 7 (libavutil 59) such transfers are refused without a probe:
- * on NVIDIA's driver (H200) the upload of a 175x145 I420 frame never
- * returned, so probing there would hang too.
+ * With FFmpeg 7 (libavutil 59) every transfer of an odd size of a
+ * subsampled format is refused without a probe: on NVIDIA's driver (H200)
+ * the uploads of 175x145 I420 and then NV12 frames never returned, so
+ * probing there would hang too.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -104,12 +105,20 @@ vk_check_odd_height (const AVFrame * hw_frame, const AVFrame * sw_frame,
   gchar *key;
   gint result;
 
+  if (d && avutil_version () >= AV_VERSION_INT (59, 0, 0)
+      && (((sw_frame->width & 1) && d->log2_chroma_w)
+          || ((sw_frame->height & 1) && d->log2_chroma_h))) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "vulkan: this FFmpeg (libavutil %s) cannot be trusted with %s frames "
+        "of odd size (%dx%d): lavapipe lost a chroma row and NVIDIA's driver "
+        "never returned; use an even size", AV_STRINGIFY (LIBAVUTIL_VERSION),
+        av_get_pix_fmt_name (fc->sw_format), sw_frame->width, sw_frame->height);
+    return FALSE;
+  }
   if (!d || !(sw_frame->height & 1) || d->log2_chroma_h != 1
       || d->nb_components < 3 || d->comp[1].plane == d->comp[2].plane
       || sw_frame->format != fc->sw_format)
     return TRUE;                /* not a 3-plane 4:2:0 frame of odd height */
-  if (avutil_version () >= AV_VERSION_INT (59, 0, 0))
-    goto refuse;
   key = g_strdup_printf ("%d %dx%d %d %d %d", sw_frame->format,
       sw_frame->width, sw_frame->height, sw_frame->linesize[0],
       sw_frame->linesize[1], sw_frame->linesize[2]);
@@ -126,7 +135,6 @@ vk_check_odd_height (const AVFrame * hw_frame, const AVFrame * sw_frame,
   g_free (key);
   if (result != ODD_LOST)
     return TRUE;
-refuse:
   g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
       "vulkan: this FFmpeg (libavutil %s) loses the last chroma row of %s "
       "frames of odd height (%dx%d); use NV12 or an even height",
