@@ -33,7 +33,7 @@ enum
 { ODD_UNKNOWN = 0, ODD_KEPT, ODD_LOST };
 
 static GMutex odd_lock;
-static GHashTable *odd_results; /* AVPixelFormat -> ODD_KEPT / ODD_LOST */
+static GHashTable *odd_results; /* layout string -> ODD_KEPT / ODD_LOST */
 
 /* A system frame laid out like @tmpl (size, format, line sizes), planes
  * contiguous; its last chroma rows set to 0x55 when @mark. */

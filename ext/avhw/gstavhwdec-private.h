@@ -68,6 +68,9 @@ G_GNUC_INTERNAL
 void gst_avhw_dec_count_held (GstAvhwDec * self, GstBuffer * buf);
 
 G_GNUC_INTERNAL
+gboolean gst_avhw_dec_keep_on_decoder (GstAvhwDec * self, AVFrame ** hw);
+
+G_GNUC_INTERNAL
 GstBuffer * gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
     gboolean from_decoder, GError ** error);
 G_GNUC_INTERNAL

@@ -556,18 +556,8 @@ output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
         gst_avhw_dec_upload_sw_frame (self, frame, &err);
     if (!hw)
       goto transfer_failed;
-    if (self->device_memory && on_decoder
-        && g_atomic_int_get (&self->held->held) > self->extra_frames) {
-      AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
-
-      if (copy) {
-        av_frame_free (&hw);
-        cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), copy,
-            &self->output_state->info);
-      } else {
-        cframe->output_buffer = gst_avhw_dec_wrap_decoder_frame (self, hw);
-      }
-    } else if (self->device_memory) {
+    if (self->device_memory) {
+      on_decoder = on_decoder && gst_avhw_dec_keep_on_decoder (self, &hw);
       cframe->output_buffer =
           on_decoder ? gst_avhw_dec_wrap_decoder_frame (self,
           hw) : gst_avhw_buffer_new (DEVICE (self), hw,
@@ -1056,7 +1046,8 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * and BLA; VP9 and AV1 shown key frames) and up to this many segments
    * decode at once, each on its own session on the same device; frames
    * go out in the stream's order with its timestamps, bit-exact to
-   * parallel=1. 0: automatic: the host's CPU count (at most 8) for
+   * parallel=1. Software decoders only for now: with a hardware decoder
+   * avhwdec warns and decodes on one session. 0: automatic: the host's CPU count (at most 8) for
    * non-live seekable input, 1 otherwise. 1: one session, as before. A
    * stream that cannot be cut (another codec, another alignment) decodes
    * with one session; the debug log says why.

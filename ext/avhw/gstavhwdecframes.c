@@ -102,6 +102,23 @@ gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
   return buf;
 }
 
+/* Before a decoder frame (*@hw) goes downstream: when downstream already
+ * holds more than extra-frames of them, *@hw is replaced by a device copy
+ * (gst_avhw_dec_copy_off_decoder()). Returns whether *@hw is still the
+ * decoder's own frame. */
+gboolean
+gst_avhw_dec_keep_on_decoder (GstAvhwDec * self, AVFrame ** hw)
+{
+  AVFrame *copy;
+
+  if (g_atomic_int_get (&self->held->held) <= self->extra_frames
+      || !(copy = gst_avhw_dec_copy_off_decoder (self, *hw)))
+    return TRUE;
+  av_frame_free (hw);
+  *hw = copy;
+  return FALSE;
+}
+
 /* GStreamer's own device memory holding @hw (taken). A decoder frame is
  * copied off the decoder first when downstream already holds enough of
  * them; one the backend wrapped rather than copied (it kept a reference on
@@ -114,15 +131,7 @@ gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
   GstBuffer *buf;
   int before;
 
-  if (from_decoder && g_atomic_int_get (&self->held->held) > self->extra_frames) {
-    AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
-
-    if (copy) {
-      av_frame_free (&hw);
-      hw = copy;
-      from_decoder = FALSE;
-    }
-  }
+  from_decoder = from_decoder && gst_avhw_dec_keep_on_decoder (self, &hw);
   before = hw->buf[0] ? av_buffer_get_ref_count (hw->buf[0]) : 0;
   buf = gst_avhw_backend_export_foreign_buffer (backend, DEVICE (self), hw,
       &self->output_state->info, error);

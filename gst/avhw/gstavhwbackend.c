@@ -797,8 +797,7 @@ gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
   g_return_val_if_fail (frames_ctx != NULL, NULL);
   klass = KLASS (backend);
-  if (klass->contract_version != GST_AVHW_BACKEND_CONTRACT_VERSION
-      || !klass->wrap_foreign_buffer)
+  if (!klass->wrap_foreign_buffer)
     return NULL;
   return klass->wrap_foreign_buffer (backend, device, buffer, info,
       frames_ctx, error);
