@@ -5,8 +5,11 @@
  *
  *   filesrc location=FILE ! parsebin ! avhwdec device=D ! avhwdownload device=D ! fakesink
  *
- * and prints, per iteration, the wall time (build to teardown), the time to
- * first frame (set_state PLAYING to the first buffer at the sink's pad), the
+ * and prints, per iteration, the wall time (build to teardown, without the
+ * NVML queries, which run between EOS and teardown and are not timed) and its
+ * phases: build (gst_parse_launch), time to first frame (set_state PLAYING to
+ * the first buffer at the sink's pad), decode (first buffer to EOS on the bus)
+ * and teardown (set_state NULL and unref); the
  * frames, the device memory in use after teardown and at EOS (NVML: this
  * process, and the whole GPU), the avhw device context id the decoder used
  * and, on CUDA, whether the GPU's primary context is still active after
@@ -94,7 +97,7 @@ main (int argc, char **argv)
   GOptionContext *octx = g_option_context_new ("FILE - the reuse scenario");
   GError *err = NULL;
   FILE *csv = NULL;
-  gdouble *ttff, *wall, t_main = bench_now_s ();
+  gdouble *ttff, *wall, *build, *decode, *down, t_main = bench_now_s ();
   gdouble mem0_proc, mem0_gpu, first_after = -1, second_after = -1;
   gdouble last_after = -1, max_after = -1;
   GHashTable *ctx_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal,
@@ -147,14 +150,17 @@ main (int argc, char **argv)
   g_print ("device memory before the first pipeline: process %s MiB, "
       "GPU %s MiB\n\n", bench_fmt (mem0_proc, "%.0f"),
       bench_fmt (mem0_gpu, "%.0f"));
-  g_print ("| iter | wall ms | build ms | TTFF ms | frames | dev MiB at EOS "
-      "(process) | dev MiB after teardown (process) | GPU MiB after | "
-      "device ctx id | CUDA primary ctx after |\n");
+  g_print ("| iter | wall ms | build ms | TTFF ms | decode ms | teardown ms | "
+      "frames | dev MiB at EOS (process) | dev MiB after teardown (process) | "
+      "GPU MiB after | device ctx id | CUDA primary ctx after |\n");
   g_print ("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-      "--- |\n");
+      "---: | ---: | --- |\n");
 
   ttff = g_new0 (gdouble, iterations);
   wall = g_new0 (gdouble, iterations);
+  build = g_new0 (gdouble, iterations);
+  decode = g_new0 (gdouble, iterations);
+  down = g_new0 (gdouble, iterations);
   for (i = 0; i < iterations; i++) {
     gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! parsebin ! "
         "avhwdec name=dec device=%s ! %s", argv[1], device, sink);
@@ -163,7 +169,8 @@ main (int argc, char **argv)
     GstPad *pad;
     GstMessage *msg;
     GstAvhwDevice *active = NULL;
-    gdouble t0, t_built, t_play, t_end, mem_eos, mem_after, gpu_after;
+    gdouble t0, t_built, t_play, t_eos, t_down, t_end;
+    gdouble mem_eos, mem_after, gpu_after;
     guint64 ctx_id = 0;
     gint primary = -1;
     gchar *a, *b, *c, *t;
@@ -179,8 +186,9 @@ main (int argc, char **argv)
     t_built = bench_now_s ();
     sinkel = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
     dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
-    if (!sinkel) {
-      g_printerr ("the sink must be named 'sink'\n");
+    if (!sinkel || !dec) {
+      g_printerr ("%s\n", dec ? "the sink must be named 'sink'" :
+          "no avhwdec named 'dec' in the pipeline");
       return 2;
     }
     pad = gst_element_get_static_pad (sinkel, "sink");
@@ -191,6 +199,7 @@ main (int argc, char **argv)
     gst_element_set_state (pipeline, GST_STATE_PLAYING);
     msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
         120 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    t_eos = bench_now_s ();
     if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
       GError *e = NULL;
       gchar *dbg = NULL;
@@ -214,6 +223,7 @@ main (int argc, char **argv)
     }
     gst_object_unref (dec);
     gst_object_unref (sinkel);
+    t_down = bench_now_s ();
     gst_element_set_state (pipeline, GST_STATE_NULL);
     gst_object_unref (pipeline);
     t_end = bench_now_s ();
@@ -225,7 +235,10 @@ main (int argc, char **argv)
     if (ctx_id)
       g_hash_table_add (ctx_ids, g_memdup2 (&ctx_id, sizeof (ctx_id)));
     ttff[i] = probe.frames ? (probe.t_first - t_play) * 1e3 : -1;
-    wall[i] = (t_end - t0) * 1e3;
+    wall[i] = (t_eos - t0 + t_end - t_down) * 1e3;
+    build[i] = (t_built - t0) * 1e3;
+    decode[i] = probe.frames ? (t_eos - probe.t_first) * 1e3 : -1;
+    down[i] = (t_end - t_down) * 1e3;
     n_frames = probe.frames;
     if (i == 0)
       first_after = mem_after;
@@ -238,13 +251,14 @@ main (int argc, char **argv)
     b = bench_fmt (mem_after, "%.0f");
     c = bench_fmt (gpu_after, "%.0f");
     t = bench_fmt (ok ? ttff[i] : -1, "%.1f");
-    g_print ("| %d | %.1f | %.1f | %s | %u | %s | %s | %s | %" G_GUINT64_FORMAT
-        " | %s |\n", i + 1, wall[i], (t_built - t0) * 1e3, t, probe.frames, a,
-        b, c, ctx_id, primary < 0 ? "-" : primary ? "active" : "released");
+    g_print ("| %d | %.1f | %.1f | %s | %.1f | %.1f | %u | %s | %s | %s | %"
+        G_GUINT64_FORMAT " | %s |\n", i + 1, wall[i], build[i], t, decode[i],
+        down[i], probe.frames, a, b, c, ctx_id, primary < 0 ? "-" : primary ?
+        "active" : "released");
     if (csv)
-      fprintf (csv, "%s,%d,%.3f,%.3f,%u,%s,%s,%s,%" G_GUINT64_FORMAT ",%d\n",
-          label, i + 1, wall[i], ttff[i], probe.frames, a, b, c, ctx_id,
-          primary);
+      fprintf (csv, "%s,%d,%.3f,%.3f,%u,%s,%s,%s,%" G_GUINT64_FORMAT ",%d,"
+          "%.3f,%.3f,%.3f\n", label, i + 1, wall[i], ttff[i], probe.frames, a,
+          b, c, ctx_id, primary, build[i], decode[i], down[i]);
     g_free (t);
     g_free (a);
     g_free (b);
@@ -260,6 +274,10 @@ main (int argc, char **argv)
   {
     gdouble m_ttff = iterations > 1 ? median (ttff + 1, iterations - 1) : -1;
     gdouble m_wall = iterations > 1 ? median (wall + 1, iterations - 1) : -1;
+    gdouble m_build = iterations > 1 ? median (build + 1, iterations - 1) : -1;
+    gdouble m_decode = iterations > 1 ?
+        median (decode + 1, iterations - 1) : -1;
+    gdouble m_down = iterations > 1 ? median (down + 1, iterations - 1) : -1;
     gchar *g = bench_fmt (second_after >= 0 && last_after >= 0 ?
         last_after - second_after : -1, "%+.0f");
     gchar *f = bench_fmt (first_after, "%.0f");
@@ -276,11 +294,18 @@ main (int argc, char **argv)
         m_ttff > 0 ? ttff[0] / m_ttff : 0, wall[0], iterations, m_wall, f, mx,
         iterations, g, distinct_ctx, n_opens, n_frames_created, n_frames,
         failures, bench_now_s () - t_main);
+    g_print ("phases, median of iterations 2..%d: build %.1f ms, TTFF %.1f "
+        "ms, decode (first frame to EOS) %.1f ms, teardown %.1f ms; %.1f "
+        "clips/s in a row\n", iterations, m_build, m_ttff, m_decode, m_down,
+        m_wall > 0 ? 1e3 / m_wall : 0);
     g_print ("RESULT label=%s iterations=%d ttff_first_ms=%.1f "
         "ttff_median_ms=%.1f wall_first_ms=%.1f wall_median_ms=%.1f "
+        "build_median_ms=%.1f decode_median_ms=%.1f teardown_median_ms=%.1f "
+        "clips_per_s=%.1f "
         "mem_after_first_mib=%s mem_after_max_mib=%s mem_growth_mib=%s "
         "distinct_ctx=%u device_opens=%" G_GUINT64_FORMAT " failures=%u\n",
-        label, iterations, ttff[0], m_ttff, wall[0], m_wall, f, mx, g,
+        label, iterations, ttff[0], m_ttff, wall[0], m_wall, m_build,
+        m_decode, m_down, m_wall > 0 ? 1e3 / m_wall : 0, f, mx, g,
         distinct_ctx, n_opens, failures);
     g_free (g);
     g_free (f);
@@ -291,5 +316,8 @@ main (int argc, char **argv)
   g_hash_table_unref (ctx_ids);
   g_free (ttff);
   g_free (wall);
+  g_free (build);
+  g_free (decode);
+  g_free (down);
   return failures ? 1 : 0;
 }

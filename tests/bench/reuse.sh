@@ -11,6 +11,10 @@
 #               frames,mem_eos_mib,mem_after_mib,gpu_after_mib,ctx_id,primary)
 # Each mode runs in its own process: the first iteration of each pays the
 # process's first decode (plugin loading, driver and decoder initialisation).
+# Then, for comparison, N runs of one ffmpeg process per clip (`ffmpeg
+# -hwaccel cuda` for a cuda device, `-hwaccel vulkan`/`vaapi` for those,
+# software otherwise; frames downloaded, as avhwdownload does) and their
+# clips per second.
 set -u
 . "$(dirname "$0")/bench-lib.sh"
 DEVICE=auto
@@ -50,4 +54,28 @@ for mode in on off; do
     rm -f "$out"
     echo
 done
+
+if command -v ffmpeg >/dev/null 2>&1; then
+    case $DEVICE in
+        cuda*) hw=(-hwaccel cuda) ;;
+        vulkan*) hw=(-hwaccel vulkan) ;;
+        vaapi*) hw=(-hwaccel vaapi) ;;
+        *) hw=() ;;
+    esac
+    t0=$(date +%s.%N)
+    ok=0
+    for _ in $(seq "$ITER"); do
+        ffmpeg -hide_banner -loglevel error -nostdin "${hw[@]}" -i "$CLIP" -f null - && ok=$((ok + 1))
+    done
+    t1=$(date +%s.%N)
+    awk -v n="$ITER" -v ok="$ok" -v a="$t0" -v b="$t1" -v hw="${hw[*]:-software}" 'BEGIN {
+        printf "one ffmpeg process per clip (%s): %d of %d ran, %.1f ms per clip, %.1f clips/s\n",
+            hw, ok, n, (b - a) * 1000 / n, n / (b - a) }'
+    if [ -n "${BENCH_RESULTS:-}" ]; then
+        awk -v n="$ITER" -v a="$t0" -v b="$t1" -v d="$DEVICE" 'BEGIN {
+            printf "bench=reuse device=%s label=ffmpeg-per-clip iterations=%d wall_median_ms=%.1f clips_per_s=%.1f\n",
+                d, n, (b - a) * 1000 / n, n / (b - a) }' >> "$BENCH_RESULTS"
+    fi
+    [ "$ok" = "$ITER" ] || rc=1
+fi
 exit $rc

@@ -26,6 +26,11 @@
 #                .gpu/bench/bench-1080p-h264-30f.mp4): avhwdec device=DEVICE ! avhwenc
 #                (NVENC, else libx264) into mp4, mkv and ts; frames and PTS checked
 #   bench        tests/bench/run-all.sh --device cuda:0 (reuse, throughput, scaling)
+#   reuseprofile (not in the default list) many short clips (issue 17): reuse.sh
+#                (-n REUSE_N, default 30) on the 30-frame H.264 and H.265 clips,
+#                with the per-phase medians and one ffmpeg process per clip beside;
+#                then a GST_DEBUG timeline (avhwdec, avhw-ffmpeg, avhwcache:5) of
+#                three pipelines in one process, in $OUT/reuse-timeline.log
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
 #                the manifest, FFmpeg's verbose reasons, and avhwdec's debug log
@@ -231,6 +236,27 @@ if has bench; then
         [ -f "$LOGS/bench/$f" ] && cp "$LOGS/bench/$f" "$OUT/"
     done
     nvidia-smi --query-gpu=memory.used,clocks.sm,temperature.gpu --format=csv 2>&1
+fi
+
+if has reuseprofile; then
+    stage "reuseprofile: many short clips in one process (issue 17)"
+    for c in h264 h265; do
+        clip=.gpu/bench/bench-1080p-$c-30f.mp4
+        b=$(budget 120)
+        [ "$b" -lt 20 ] && { echo "reuseprofile: out of time before $c"; break; }
+        timeout -k 5 "$b" bash tests/bench/reuse.sh --device "$DEVICE" --clip "$clip" \
+            -n "${REUSE_N:-30}" > "$LOGS/reuse-$c.md" 2>&1
+        echo "reuse.sh $c exit $?"
+        grep -E '^summary|^phases|ffmpeg process' "$LOGS/reuse-$c.md"
+        cp "$LOGS/reuse-$c.md" "$OUT/"
+    done
+    b=$(budget 60)
+    if [ "$b" -ge 20 ]; then
+        GST_DEBUG="avhwdec:5,avhw-ffmpeg:5,avhwcache:5,avhwcuda*:5,GST_STATES:4" GST_DEBUG_NO_COLOR=1 \
+            timeout -k 5 "$b" avhw-bench-reuse -n 3 -d "$DEVICE" \
+            .gpu/bench/bench-1080p-h264-30f.mp4 > "$OUT/reuse-timeline.log" 2>&1
+        echo "timeline exit $?: $(wc -l < "$OUT/reuse-timeline.log") lines"
+    fi
 fi
 
 if has diag; then
