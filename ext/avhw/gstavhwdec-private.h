@@ -34,6 +34,8 @@ struct _GstAvhwDec
   GstCaps *refused_caps;        /* no decoder opened for them: error posted */
   GstVideoCodecState *output_state;
   AVCodecContext *ctx;
+  gchar *ctx_key;               /* what ctx was opened for; NULL: not kept */
+  gboolean damaged;             /* the stream had errors: ctx is not kept */
   const AVCodec *codec;
   enum AVPixelFormat hw_pix_fmt;
   gboolean hw;                  /* the current picture came out on the device */

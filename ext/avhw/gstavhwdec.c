@@ -143,7 +143,16 @@ close_codec (GstAvhwDec * self)
   g_clear_pointer (&self->par, gst_avhw_dec_parallel_free);
   self->par_decided = FALSE;
   hw_uncount (self);
-  avcodec_free_context (&self->ctx);
+  /* The device's decoder cache flushes and keeps it for the next stream,
+   * or frees it; both in the background (gstavhwcodeccache.c). */
+  if (self->ctx && DEVICE (self))
+    gst_avhw_device_give_decoder (DEVICE (self), self->damaged ? NULL :
+        self->ctx_key, self->ctx);
+  else
+    avcodec_free_context (&self->ctx);
+  self->ctx = NULL;
+  g_clear_pointer (&self->ctx_key, g_free);
+  self->damaged = FALSE;
   self->codec = NULL;
   av_buffer_unref (&self->upload_frames);
   av_buffer_unref (&self->copy_frames);
@@ -220,11 +229,39 @@ gst_avhw_dec_open_session (GstAvhwDec * self, gint threads)
   return ctx;
 }
 
+/* What an opened @ctx is for, as the decoder cache matches it; NULL when
+ * keeping it would not pay. FFmpeg's h264 decoder drops its hwaccel at every
+ * flush (h264_decode_flush() clears context_initialized, and the next stream's
+ * get_format re-creates it: on NVDEC, cuvidDestroyDecoder then
+ * cuvidCreateDecoder in the next stream's first frame), and wrapper decoders
+ * (h264_cuvid...) re-create theirs in their flush too; those are freed in
+ * the background instead. hevc, vp9 and av1 keep theirs while the next stream
+ * has the same sequence parameters, and software decoders keep their
+ * threads. */
+static gchar *
+reuse_key (AVCodecContext * ctx, const AVCodec * codec, gboolean hw)
+{
+  gchar *sum = NULL, *key;
+
+  if (hw && (codec->id == AV_CODEC_ID_H264
+          || (codec->capabilities & AV_CODEC_CAP_HARDWARE)))
+    return NULL;
+  if (ctx->extradata_size > 0)
+    sum = g_compute_checksum_for_data (G_CHECKSUM_SHA1, ctx->extradata,
+        ctx->extradata_size);
+  key = g_strdup_printf ("%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
+      "codec-data=%s", codec->name, hw ? "hw" : "sw", ctx->thread_count,
+      ctx->thread_type, ctx->extra_hw_frames, ctx->strict_std_compliance,
+      sum ? sum : "none");
+  g_free (sum);
+  return key;
+}
+
 /* Opens @codec; with @hw on the element's device. */
 static gboolean
 try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
 {
-  AVCodecContext *ctx = avcodec_alloc_context3 (codec);
+  AVCodecContext *ctx = avcodec_alloc_context3 (codec), *kept = NULL;
   char err[AV_ERROR_MAX_STRING_SIZE];
   guint others;
   int ret;
@@ -253,10 +290,22 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
     ret = AVERROR (ENOMEM);
     goto failed;
   }
-  ret = avcodec_open2 (ctx, codec, NULL);
+  g_free (self->ctx_key);
+  self->ctx_key = reuse_key (ctx, codec, hw);
+  kept = self->ctx_key ?
+      gst_avhw_device_take_decoder (DEVICE (self), self->ctx_key) : NULL;
+  if (kept) {
+    avcodec_free_context (&ctx);
+    ctx = kept;
+    ctx->opaque = self;
+    ret = 0;
+  } else {
+    ret = avcodec_open2 (ctx, codec, NULL);
+  }
 failed:
   if (ret < 0) {
     hw_uncount (self);
+    g_clear_pointer (&self->ctx_key, g_free);
     g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
         codec->name, av_make_error_string (err, sizeof (err), ret));
     avcodec_free_context (&ctx);
@@ -267,8 +316,9 @@ failed:
   self->hw = hw;
   GST_DEBUG_OBJECT (self, "%d thread(s), type 0x%x", ctx->thread_count,
       ctx->active_thread_type);
-  GST_INFO_OBJECT (self, "opened %s decoder %s on %s", hw ? "hardware" :
-      "software", codec->name, gst_avhw_device_get_name (DEVICE (self)));
+  GST_INFO_OBJECT (self, "%s %s decoder %s on %s", kept ? "reusing" :
+      "opened", hw ? "hardware" : "software", codec->name,
+      gst_avhw_device_get_name (DEVICE (self)));
   return TRUE;
 }
 
@@ -619,6 +669,7 @@ gst_avhw_dec_decode_error (GstAvhwDec * self, const gchar * call, int error)
   GstFlowReturn ret = GST_FLOW_OK;
   char err[AV_ERROR_MAX_STRING_SIZE];
 
+  self->damaged = TRUE;
   GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
       ("Could not decode the %s stream.", self->codec->name),
       ("%s: %s", call, av_make_error_string (err, sizeof (err), error)), ret);
@@ -635,6 +686,7 @@ gst_avhw_dec_output_decoded (GstAvhwDec * self, AVFrame * frame,
 
   if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
     /* Concealed, and still output; counts towards max-errors. */
+    self->damaged = TRUE;
     GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
         ("Corrupt %s data in input frame %" G_GINT64_FORMAT " (decoder %s "
             "on %s): errors concealed. max-errors=-1 keeps decoding "
@@ -736,6 +788,7 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   if (ret != GST_FLOW_OK)
     return ret;
   if (r < 0 && r != AVERROR_EOF) {
+    self->damaged = TRUE;
     GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
         ("Could not decode the %s stream (input frame %u, %" GST_TIME_FORMAT
             ").", self->codec->name, frame->system_frame_number,

@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 
 G_GNUC_INTERNAL void gst_avhw_log_init (void);
 G_GNUC_INTERNAL void gst_avhw_cache_count_device_open (void);
+G_GNUC_INTERNAL void gst_avhw_codec_cache_clear (void);
 
 /* FFmpeg error code -> short text, in a caller-provided buffer. */
 #define GST_AVHW_ERR2STR(buf, err) \

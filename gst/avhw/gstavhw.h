@@ -9,6 +9,7 @@
 #include <gst/avhw/gstavhwregistry.h>
 #include <gst/avhw/gstavhwdevice.h>
 #include <gst/avhw/gstavhwcache.h>
+#include <gst/avhw/gstavhwcodeccache.h>
 #include <gst/avhw/gstavhwcontext.h>
 #include <gst/avhw/gstavhwcodecmap.h>
 #include <gst/avhw/gstavhwformat.h>

@@ -300,8 +300,10 @@ remove_ready (gpointer key, gpointer value, gpointer user_data)
 /**
  * gst_avhw_cache_clear:
  *
- * Drops the cache's references to every device and frames context. Devices
- * and frames still in use stay valid; the next open creates a new context.
+ * Drops the cache's references to every device and frames context, and
+ * frees every kept decoder (see gst_avhw_device_give_decoder()) once the
+ * decoders being handed over are done. Devices and frames still in use stay
+ * valid; the next open creates a new context.
  */
 void
 gst_avhw_cache_clear (void)
@@ -317,12 +319,13 @@ gst_avhw_cache_clear (void)
 
   /* Unref outside the lock: freeing a context can take a while. */
   g_queue_clear_full (&frames, (GDestroyNotify) frames_entry_free);
+  gst_avhw_codec_cache_clear ();
   GST_INFO ("cache cleared");
 }
 
 /**
  * gst_avhw_cache_set_reuse:
- * @reuse: whether to reuse device and frames contexts
+ * @reuse: whether to reuse device and frames contexts and opened decoders
  *
  * Turning reuse off also clears the cache. Overrides `GST_AVHW_REUSE`.
  */

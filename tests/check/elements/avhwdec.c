@@ -196,6 +196,95 @@ GST_END_TEST;
 
 /* The decoder and a download element share the device through the context
  * flow, and a second pipeline reuses it through the cache. */
+/* Pulls @n frames of "@desc ! appsink" and stops the pipeline there: the
+ * decoder ends mid-stream, with pictures still inside it. */
+static void
+decode_interrupted (const gchar * desc, guint n)
+{
+  /* one buffer in the sink: the decoder blocks there, mid-stream */
+  gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false "
+      "max-buffers=1", desc);
+  GstElement *p = gst_parse_launch (full, NULL), *sink;
+  guint i;
+
+  fail_unless (p != NULL, "%s", full);
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  for (i = 0; i < n; i++) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        10 * GST_SECOND);
+
+    fail_unless (s != NULL, "%s: frame %u did not come", full, i);
+    gst_sample_unref (s);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (full);
+}
+
+/* An opened decoder outlives its pipeline in the device's decoder cache and
+ * the next stream that matches takes it: after a stream stopped in the
+ * middle, with B-frames waiting in the decoder, the next decode gives
+ * exactly the frames of a fresh decoder, none of the old stream. Reuse off
+ * keeps nothing. */
+GST_START_TEST (test_decoder_reuse)
+{
+  gchar *p = make_clip ("reuse.h264",
+      "video/x-raw,format=I420,width=320,height=240",
+      "bframes=3 b-adapt=false key-int-max=8 speed-preset=ultrafast", 30);
+  gchar *ref_desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avdec_h264", p);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec ! avhwdownload", p);
+  DecodeResult ref, got;
+  guint64 hits0, hits1, misses0, misses1;
+  guint kept, i;
+
+  decode (ref_desc, &ref);
+  fail_unless (ref.error == NULL && ref.frames == 30);
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_set_decoders_limit (GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT);
+  gst_avhw_cache_get_decoder_stats (NULL, &hits0, &misses0);
+
+  decode_interrupted (desc, 4);
+  for (i = 0; i < 2; i++) {
+    decode (desc, &got);
+    fail_unless (got.error == NULL, "%s", got.error);
+    fail_unless_equals_int (got.frames, ref.frames);
+    fail_unless_equals_string (g_checksum_get_string (got.md5),
+        g_checksum_get_string (ref.md5));
+    result_clear (&got);
+  }
+  gst_avhw_cache_get_decoder_stats (&kept, &hits1, &misses1);
+  /* the interrupted run opened the decoder; both later runs took it */
+  fail_unless_equals_uint64 (misses1 - misses0, 1);
+  fail_unless_equals_uint64 (hits1 - hits0, 2);
+
+  /* cache_clear() frees what is kept; reuse off keeps nothing */
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_get_decoder_stats (&kept, NULL, NULL);
+  fail_unless_equals_int (kept, 0);
+  gst_avhw_cache_set_reuse (FALSE);
+  decode (desc, &got);
+  fail_unless_equals_int (got.frames, ref.frames);
+  result_clear (&got);
+  decode (desc, &got);
+  fail_unless_equals_int (got.frames, ref.frames);
+  result_clear (&got);
+  gst_avhw_cache_get_decoder_stats (&kept, &hits0, NULL);
+  fail_unless_equals_uint64 (hits0, hits1);
+  fail_unless_equals_int (kept, 0);
+  gst_avhw_cache_set_reuse (TRUE);
+
+  result_clear (&ref);
+  g_free (ref_desc);
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_decoder_shares_device)
 {
   gchar *p =
@@ -555,6 +644,7 @@ avhwdec_suite (void)
   tcase_add_test (tc, test_resolution_change);
   tcase_add_test (tc, test_device_memory_output);
   tcase_add_test (tc, test_decoder_shares_device);
+  tcase_add_test (tc, test_decoder_reuse);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_streams);
   tcase_add_test (tc, test_wrong_caps);

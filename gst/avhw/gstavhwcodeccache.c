@@ -1,0 +1,300 @@
+/* gst-avhw: opened codec contexts kept across pipelines, per device
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstavhw.h"
+#include "gstavhw-private.h"
+#include "gstavhwcodeccache.h"
+
+GST_DEBUG_CATEGORY_STATIC (avhw_codec_cache_debug);
+#define GST_CAT_DEFAULT avhw_codec_cache_debug
+
+/**
+ * SECTION:gstavhwcodeccache
+ * @title: Decoder cache
+ * @short_description: opened decoders that outlive their pipeline
+ *
+ * Opening a hardware decoder and closing it again cost more than decoding a
+ * short clip: on NVDEC, creating the decoder and its surfaces takes tens of
+ * milliseconds and destroying them over a hundred. A decoder element hands
+ * its opened #AVCodecContext to gst_avhw_device_give_decoder() when its
+ * stream ends, with a key that says what it was opened for (decoder, frame
+ * threads, extra surfaces, the stream's codec data...). The cache flushes it
+ * (avcodec_flush_buffers(): no picture, reference or parameter of the old
+ * stream is used again unless the new stream sends the same ones) and keeps
+ * it, up to gst_avhw_cache_set_decoders_limit() per device, least recently
+ * used out first. The next decoder on that device with the same key takes it
+ * with gst_avhw_device_take_decoder() instead of opening one.
+ *
+ * Contexts that are not to be kept (no key, limit 0, over the limit) are
+ * freed, like the flushes, on one background thread, so that tearing a
+ * pipeline down does not wait for the driver. gst_avhw_cache_clear() waits
+ * for that thread and frees every kept decoder. With reuse off
+ * (gst_avhw_cache_set_reuse(), `GST_AVHW_REUSE=0`) nothing is kept and
+ * contexts are freed at once, in the caller's thread.
+ */
+
+typedef struct
+{
+  GstAvhwDevice *device;
+  gchar *key;                   /* NULL: to be freed, not kept */
+  AVCodecContext *ctx;
+} Entry;
+
+/* Jobs waiting beyond this are done in the caller's thread: a burst of
+ * teardowns cannot pile up contexts (and device memory) without bound. */
+#define MAX_PENDING 8
+
+static GMutex lock;
+static GCond idle_cond;
+static GQueue lru = G_QUEUE_INIT;       /* Entry*, most recently given first */
+static GAsyncQueue *jobs;
+static guint pending;
+static guint limit = GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT;
+static guint64 hits, misses;
+
+static void
+entry_free (Entry * e)
+{
+  avcodec_free_context (&e->ctx);
+  gst_clear_object (&e->device);
+  g_free (e->key);
+  g_free (e);
+}
+
+/* lock held: the entries of @device past the limit, to free outside it */
+static GList *
+trim_locked (GstAvhwDevice * device)
+{
+  GList *evicted = NULL, *l, *next;
+  guint n = 0;
+
+  for (l = lru.head; l; l = next) {
+    Entry *e = l->data;
+
+    next = l->next;
+    if (e->device != device)
+      continue;
+    if (++n > limit) {
+      g_queue_unlink (&lru, l);
+      evicted = g_list_concat (l, evicted);
+    }
+  }
+  return evicted;
+}
+
+/* Flushes and keeps @e, or frees it. */
+static void
+process (Entry * e)
+{
+  GList *evicted = NULL;
+
+  if (e->key && gst_avhw_cache_get_reuse ()) {
+    avcodec_flush_buffers (e->ctx);
+    g_mutex_lock (&lock);
+    if (limit > 0) {
+      g_queue_push_head (&lru, e);
+      evicted = trim_locked (e->device);
+      e = NULL;
+    }
+    g_mutex_unlock (&lock);
+  }
+  if (e)
+    entry_free (e);
+  if (evicted)
+    GST_DEBUG ("%u decoder(s) over the limit freed", g_list_length (evicted));
+  g_list_free_full (evicted, (GDestroyNotify) entry_free);
+}
+
+static gpointer
+worker (gpointer data)
+{
+  for (;;) {
+    Entry *e = g_async_queue_pop (jobs);
+
+    process (e);
+    g_mutex_lock (&lock);
+    pending--;
+    g_cond_broadcast (&idle_cond);
+    g_mutex_unlock (&lock);
+  }
+  return NULL;
+}
+
+/* lock held */
+static void
+ensure_worker_locked (void)
+{
+  GThread *t;
+
+  if (jobs)
+    return;
+  GST_DEBUG_CATEGORY_INIT (avhw_codec_cache_debug, "avhwcodeccache", 0,
+      "gst-avhw decoders kept across pipelines");
+  jobs = g_async_queue_new ();
+  /* never joined: it waits for work for as long as the process runs */
+  t = g_thread_new ("avhw-codec-cache", worker, NULL);
+  g_thread_unref (t);
+}
+
+/**
+ * gst_avhw_device_take_decoder: (skip)
+ * @device: the device the decoder is for
+ * @key: what the decoder is opened for: the same string the giver used
+ *
+ * Takes a kept decoder out of the cache.
+ *
+ * Returns: (transfer full) (nullable): an opened, flushed context that was
+ *   given with @key for @device, or %NULL (a miss: open one)
+ */
+AVCodecContext *
+gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
+{
+  AVCodecContext *ctx = NULL;
+  GList *l;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (!gst_avhw_cache_get_reuse ())
+    return NULL;
+  g_mutex_lock (&lock);
+  ensure_worker_locked ();
+  for (l = lru.head; l; l = l->next) {
+    Entry *e = l->data;
+
+    if (e->device == device && g_str_equal (e->key, key)) {
+      g_queue_delete_link (&lru, l);
+      ctx = e->ctx;
+      e->ctx = NULL;
+      entry_free (e);
+      break;
+    }
+  }
+  if (ctx)
+    hits++;
+  else
+    misses++;
+  g_mutex_unlock (&lock);
+  GST_DEBUG ("%s: %s for %s", gst_avhw_device_get_name (device),
+      ctx ? "hit" : "miss", key);
+  return ctx;
+}
+
+/**
+ * gst_avhw_device_give_decoder: (skip)
+ * @device: the device @ctx was opened on
+ * @key: (nullable): what @ctx was opened for (gst_avhw_device_take_decoder()
+ *   matches it exactly), or %NULL for a context that must not be reused
+ * @ctx: (transfer full): an opened decoder context, owned by the cache from
+ *   now on; the caller's callbacks must outlive it (a plugin's functions do)
+ *   and its opaque must not be needed by them while it is kept
+ *
+ * Hands a decoder whose stream has ended to the cache, which flushes and
+ * keeps it or frees it, in the background. With reuse off it is freed now.
+ */
+void
+gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
+    AVCodecContext * ctx)
+{
+  Entry *e;
+
+  g_return_if_fail (GST_IS_AVHW_DEVICE (device));
+  if (!ctx)
+    return;
+  ctx->opaque = NULL;
+  if (!gst_avhw_cache_get_reuse ()) {
+    avcodec_free_context (&ctx);
+    return;
+  }
+  e = g_new0 (Entry, 1);
+  e->device = gst_object_ref (device);
+  e->key = g_strdup (key);
+  e->ctx = ctx;
+
+  g_mutex_lock (&lock);
+  ensure_worker_locked ();
+  if (pending >= MAX_PENDING) {
+    g_mutex_unlock (&lock);
+    process (e);
+    return;
+  }
+  pending++;
+  g_async_queue_push (jobs, e);
+  g_mutex_unlock (&lock);
+}
+
+/* Waits for the background thread, then frees every kept decoder. For
+ * gst_avhw_cache_clear(). */
+void
+gst_avhw_codec_cache_clear (void)
+{
+  GQueue kept;
+
+  g_mutex_lock (&lock);
+  while (pending > 0)
+    g_cond_wait (&idle_cond, &lock);
+  kept = lru;
+  g_queue_init (&lru);
+  g_mutex_unlock (&lock);
+  g_queue_clear_full (&kept, (GDestroyNotify) entry_free);
+}
+
+/**
+ * gst_avhw_cache_set_decoders_limit:
+ * @limit: how many opened decoders to keep per device; 0 keeps none
+ */
+void
+gst_avhw_cache_set_decoders_limit (guint value)
+{
+  GList *evicted = NULL, *devices = NULL, *l;
+
+  g_mutex_lock (&lock);
+  limit = value;
+  for (l = lru.head; l; l = l->next) {
+    Entry *e = l->data;
+
+    if (!g_list_find (devices, e->device))
+      devices = g_list_prepend (devices, e->device);
+  }
+  for (l = devices; l; l = l->next)
+    evicted = g_list_concat (evicted, trim_locked (l->data));
+  g_mutex_unlock (&lock);
+  g_list_free (devices);
+  g_list_free_full (evicted, (GDestroyNotify) entry_free);
+}
+
+/**
+ * gst_avhw_cache_get_decoders_limit:
+ *
+ * Returns: how many opened decoders the cache keeps per device
+ */
+guint
+gst_avhw_cache_get_decoders_limit (void)
+{
+  return limit;
+}
+
+/**
+ * gst_avhw_cache_get_decoder_stats:
+ * @n_cached: (out) (optional): decoders kept now, all devices
+ * @n_hits: (out) (optional): gst_avhw_device_take_decoder() calls that got
+ *   a kept decoder, since the process started
+ * @n_misses: (out) (optional): those that did not (reuse off: not counted)
+ */
+void
+gst_avhw_cache_get_decoder_stats (guint * n_cached, guint64 * n_hits,
+    guint64 * n_misses)
+{
+  g_mutex_lock (&lock);
+  if (n_cached)
+    *n_cached = lru.length;
+  if (n_hits)
+    *n_hits = hits;
+  if (n_misses)
+    *n_misses = misses;
+  g_mutex_unlock (&lock);
+}
