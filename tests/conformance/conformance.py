@@ -99,6 +99,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -133,6 +134,8 @@ ALT_MD5_RE = re.compile(r'md5 with ([^=|]+?) = ([0-9a-f]{32})')
 CONVERT = ('videoconvert name=harness_convert qos=false dither=none chroma-mode=none '
            'matrix-mode=none gamma-mode=none primaries-mode=none')
 RESULT_TAG = '@@CONFORMANCE-RESULT@@ '
+STREAM_TAG = '@@CONFORMANCE-STREAM@@ '
+CACHE_TAG = '@@CONFORMANCE-DECODER-CACHE@@ '
 TEARDOWN_TAG = '@@CONFORMANCE-TEARDOWN-OK@@'
 GRACE_S = 15
 
@@ -166,7 +169,35 @@ def worker(job):
     gi.require_version('GstVideo', '1.0')
     from gi.repository import Gst, GstVideo, GLib
     Gst.init(None)
+    return run_job(job, Gst, GstVideo, GLib)
 
+
+def worker_many(spec):
+    """Decodes spec['jobs'] one after the other in this one process (--one-process)."""
+    import gi
+    gi.require_version('Gst', '1.0')
+    gi.require_version('GstVideo', '1.0')
+    from gi.repository import Gst, GstVideo, GLib
+    Gst.init(None)
+    try:
+        gi.require_version('GstAvhw', '1.0')
+        from gi.repository import GstAvhw
+        GstAvhw.init()
+        if spec.get('decoders_limit') is not None:
+            GstAvhw.cache_set_decoders_limit(spec['decoders_limit'])
+    except (ValueError, ImportError):
+        GstAvhw = None
+    for i, job in enumerate(spec['jobs']):
+        print(STREAM_TAG + str(i), flush=True)
+        run_job(job, Gst, GstVideo, GLib)
+    if GstAvhw is not None:
+        n_cached, hits, misses = GstAvhw.cache_get_decoder_stats()
+        print(CACHE_TAG + json.dumps({'kept': n_cached, 'hits': hits, 'misses': misses,
+                                      'limit': GstAvhw.cache_get_decoders_limit()}), flush=True)
+    return 0
+
+
+def run_job(job, Gst, GstVideo, GLib):
     res = {'frames': 0, 'md5': None, 'frame_md5s': [], 'frame_sizes': [], 'dims': [],
            'dec_formats': [], 'in_caps': None, 'error': None, 'warnings': [],
            'eos': False, 'timed_out': False, 'link_refused': None, 'decoders': [],
@@ -571,6 +602,81 @@ def run_one(entry, mdir, opts):
     return Result(file, codec, status, reason, time.monotonic() - t0)
 
 
+def make_job(entry, mdir, opts):
+    """(job, None) for a stream to decode, or (None, Result) for one that is not run."""
+    file = entry['file']
+    codec = entry.get('codec') or (file.split('/')[0] if '/' in file else '?')
+    path = os.path.join(mdir, file)
+    if not os.path.exists(path):
+        return None, Result(file, codec, 'SKIP', 'file missing: ' + path, 0.0)
+    pix = entry.get('pix_fmt', '').strip()
+    robust = (any(m in entry.get('notes', '') for m in ROBUST_MARKERS)
+              or entry.get('ffmpeg_md5', '').strip().upper() in ('', 'NONE'))
+    fmt = PIX_FMT_TO_GST.get(pix)
+    if fmt is None:
+        if robust and not pix:
+            fmt = 'I420'
+        else:
+            return None, Result(file, codec, 'SKIP', 'no GStreamer format for pix_fmt "%s"' % pix, 0.0)
+    return {'path': path, 'format': fmt, 'decoder': opts.decoder_desc, 'timeout': opts.timeout}, None
+
+
+def run_many(entries, mdir, opts):
+    """Every entry, in this order, in ONE child process (decoders and devices kept from
+    stream to stream, as an application decoding many files does). Returns (results,
+    decoder cache stats or None)."""
+    results = [None] * len(entries)
+    jobs, where = [], []
+    for i, e in enumerate(entries):
+        job, skipped = make_job(e, mdir, opts)
+        if job is None:
+            results[i] = skipped
+        else:
+            where.append(i)
+            jobs.append(job)
+    spec = {'jobs': jobs, 'decoders_limit': opts.decoders_limit}
+    cmd = [sys.executable, os.path.abspath(__file__), '--worker-many', json.dumps(spec)]
+    total = sum(j['timeout'] for j in jobs) + GRACE_S
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, text=True, errors='replace')
+    killed = False
+    try:
+        out, err = proc.communicate(timeout=total)
+    except subprocess.TimeoutExpired:
+        killed = True
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = proc.communicate()
+    chunks, stats, cur = {}, None, None
+    for line in out.splitlines():
+        if line.startswith(STREAM_TAG):
+            cur = int(line[len(STREAM_TAG):])
+            chunks[cur] = []
+        elif line.startswith(CACHE_TAG):
+            stats = json.loads(line[len(CACHE_TAG):])
+        elif cur is not None:
+            chunks[cur].append(line)
+    last = max(chunks) if chunks else -1
+    for k, i in enumerate(where):
+        e = entries[i]
+        codec = e.get('codec') or '?'
+        if k not in chunks:
+            results[i] = Result(e['file'], codec, 'FAIL', 'not run: the process ended in stream %d '
+                                '(%s)' % (last, entries[where[last]]['file'] if last >= 0 else '-'), 0.0)
+            continue
+        done = k < last or (proc.returncode == 0 and not killed)
+        status, reason = evaluate(e, mdir, '\n'.join(chunks[k]), 0 if done else proc.returncode,
+                                  killed and not done, err if not done else '', opts.timeout)
+        results[i] = Result(e['file'], codec, status, reason, 0.0)
+    if opts.verbose and err.strip():
+        print('# worker stderr:\n' + err.strip()[-4000:])
+    print('# one process: %d streams in %.1f s' % (len(jobs), time.monotonic() - t0))
+    return results, stats
+
+
 def check_decoder(desc):
     import gi
     gi.require_version('Gst', '1.0')
@@ -586,6 +692,8 @@ def check_decoder(desc):
 def main(argv):
     if len(argv) >= 2 and argv[0] == '--worker':
         return worker(json.loads(argv[1]))
+    if len(argv) >= 2 and argv[0] == '--worker-many':
+        return worker_many(json.loads(argv[1]))
 
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -600,6 +708,20 @@ def main(argv):
     ap.add_argument('--jobs', '-j', type=int, default=1, help='streams decoded in parallel')
     ap.add_argument('--timeout', type=int, default=60, help='seconds per stream (default 60)')
     ap.add_argument('--verbose', '-v', action='store_true', help='append the worker stderr')
+    ap.add_argument('--one-process', action='store_true',
+                    help='decode every stream in one child process, one after the other '
+                         '(devices and decoders kept between streams); --jobs is ignored')
+    ap.add_argument('--shuffle', type=int, default=None, metavar='SEED',
+                    help='with --one-process: shuffled order (seeded; each pass its own order)')
+    ap.add_argument('--passes', type=int, default=1,
+                    help='with --one-process: decode the list this many times over')
+    ap.add_argument('--first', default='',
+                    help='with --one-process: comma-separated files decoded first, in this '
+                         'order (repeats allowed), before the passes')
+    ap.add_argument('--decoders-limit', type=int, default=None,
+                    help='with --one-process: gst_avhw_cache_set_decoders_limit() in the child')
+    ap.add_argument('--expect-reuse', action='store_true',
+                    help='with --one-process: fail unless the decoder cache had hits')
     opts = ap.parse_args(argv)
 
     if not os.path.isfile(opts.manifest):
@@ -623,10 +745,28 @@ def main(argv):
         opts.manifest, len(entries), opts.decoder_desc, opts.jobs, opts.timeout), flush=True)
     t0 = time.monotonic()
     results = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as ex:
-        for r in ex.map(lambda e: run_one(e, mdir, opts), entries):
-            results.append(r)
+    stats = None
+    if opts.one_process:
+        by_file = {e['file']: e for e in entries}
+        order = [by_file[f] for f in opts.first.split(',') if f in by_file]
+        missing = [f for f in opts.first.split(',') if f and f not in by_file]
+        if missing:
+            print('error: --first names streams not in the manifest: %s' % ', '.join(missing),
+                  file=sys.stderr)
+            return 2
+        for p in range(max(1, opts.passes)):
+            batch = list(entries)
+            if opts.shuffle is not None:
+                random.Random(opts.shuffle + p).shuffle(batch)
+            order += batch
+        results, stats = run_many(order, mdir, opts)
+        for r in results:
             print('%s %s %s' % (r.status, r.file, r.reason), flush=True)
+    else:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as ex:
+            for r in ex.map(lambda e: run_one(e, mdir, opts), entries):
+                results.append(r)
+                print('%s %s %s' % (r.status, r.file, r.reason), flush=True)
     wall = time.monotonic() - t0
 
     per_codec = collections.OrderedDict()
@@ -640,6 +780,15 @@ def main(argv):
             codec, c['PASS'], c['total'], c['FAIL'], c['ERROR'], c['SKIP']))
 
     rc = 0
+    if opts.one_process:
+        if stats is None:
+            print('# decoder cache: no stats (GstAvhw typelib not found: GI_TYPELIB_PATH)')
+        else:
+            print('# decoder cache: %(hits)d hits, %(misses)d misses, %(kept)d kept at the end '
+                  '(limit %(limit)d per device)' % stats)
+        if opts.expect_reuse and (stats is None or stats['hits'] == 0):
+            print('REUSE: --expect-reuse, but no decoder was reused')
+            rc = 1
     if expected is not None:
         regressions, improvements, new = [], [], []
         for r in results:
@@ -658,9 +807,9 @@ def main(argv):
             print('REGRESSION %s: expected PASS, now %s: %s' % (r.file, r.status, r.reason))
         print('# %d regressions, %d improvements vs %s' % (len(regressions), len(improvements),
                                                            opts.expected))
-        rc = 1 if regressions else 0
+        rc = 1 if regressions or rc else 0
     elif not opts.write_expected:
-        rc = 1 if any(r.status in ('FAIL', 'ERROR') for r in results) else 0
+        rc = 1 if rc or any(r.status in ('FAIL', 'ERROR') for r in results) else 0
 
     if opts.write_expected:
         cmdline = 'conformance.py ' + ' '.join(a for a in argv if a != opts.write_expected

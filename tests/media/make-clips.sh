@@ -79,6 +79,8 @@ note h264/h264-high10-320x240.h264 "10-bit 4:2:0 High 10 (most HW decoders lack 
 
 h264 h264-odd-174x98.h264 174x98 20 yuv420p "" -profile:v high
 note h264/h264-odd-174x98.h264 "size not MB-aligned (coded 176x112, cropped to 174x98)"
+h264 h264-crop-320x232.h264 320x232 24 yuv420p "" -profile:v high -bf 0
+note h264/h264-crop-320x232.h264 "coded 320x240 like h264-8bit-420-320x240.h264, cropped to 320x232: equal coded size, different crop (the decoder-reuse test decodes the two back to back)"
 
 h264 h264-444-odd-175x97.h264 175x97 16 yuv444p "" -profile:v high444
 note h264/h264-444-odd-175x97.h264 "odd size 175x97 (crop unit 1 needs 4:4:4), High 4:4:4 Predictive (HW rarely: expect fallback)"
@@ -114,6 +116,8 @@ note h265/h265-main10-320x240.h265 "10-bit 4:2:0 Main 10"
 
 h265 h265-odd-174x98.h265 174x98 16 yuv420p "" -profile:v main
 note h265/h265-odd-174x98.h265 "size not CTU/min-CU aligned (conformance window to 174x98)"
+h265 h265-crop-320x236.h265 320x236 24 yuv420p "" -profile:v main
+note h265/h265-crop-320x236.h265 "coded 320x240 like h265-main-320x240.h265, conformance window to 320x236: equal coded size, different crop (the decoder-reuse test decodes the two back to back)"
 
 h265 h265-bframes-320x240.h265 320x240 30 yuv420p "bframes=3:b-adapt=0:b-pyramid=1:ref=3" \
     -profile:v main
