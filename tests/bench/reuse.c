@@ -282,6 +282,8 @@ main (int argc, char **argv)
         last_after - second_after : -1, "%+.0f");
     gchar *f = bench_fmt (first_after, "%.0f");
     gchar *mx = bench_fmt (max_after, "%.0f");
+    guint kept;
+    guint64 hits, misses;
 
     g_print ("\nsummary (%s): first TTFF %.1f ms, median TTFF of iterations "
         "2..%d %.1f ms (first/median %.1fx; target >= 5x with reuse on); "
@@ -294,18 +296,20 @@ main (int argc, char **argv)
         m_ttff > 0 ? ttff[0] / m_ttff : 0, wall[0], iterations, m_wall, f, mx,
         iterations, g, distinct_ctx, n_opens, n_frames_created, n_frames,
         failures, bench_now_s () - t_main);
+    gst_avhw_cache_get_decoder_stats (&kept, &hits, &misses);
     g_print ("phases, median of iterations 2..%d: build %.1f ms, TTFF %.1f "
         "ms, decode (first frame to EOS) %.1f ms, teardown %.1f ms; %.1f "
-        "clips/s in a row\n", iterations, m_build, m_ttff, m_decode, m_down,
-        m_wall > 0 ? 1e3 / m_wall : 0);
+        "clips/s in a row; decoder cache: %" G_GUINT64_FORMAT " hit(s), %"
+        G_GUINT64_FORMAT " miss(es), %u kept\n", iterations, m_build, m_ttff,
+        m_decode, m_down, m_wall > 0 ? 1e3 / m_wall : 0, hits, misses, kept);
     g_print ("RESULT label=%s iterations=%d ttff_first_ms=%.1f "
         "ttff_median_ms=%.1f wall_first_ms=%.1f wall_median_ms=%.1f "
         "build_median_ms=%.1f decode_median_ms=%.1f teardown_median_ms=%.1f "
-        "clips_per_s=%.1f "
+        "clips_per_s=%.1f decoder_hits=%" G_GUINT64_FORMAT " "
         "mem_after_first_mib=%s mem_after_max_mib=%s mem_growth_mib=%s "
         "distinct_ctx=%u device_opens=%" G_GUINT64_FORMAT " failures=%u\n",
         label, iterations, ttff[0], m_ttff, wall[0], m_wall, m_build,
-        m_decode, m_down, m_wall > 0 ? 1e3 / m_wall : 0, f, mx, g,
+        m_decode, m_down, m_wall > 0 ? 1e3 / m_wall : 0, hits, f, mx, g,
         distinct_ctx, n_opens, failures);
     g_free (g);
     g_free (f);

@@ -20,6 +20,16 @@
 #   --files LIST      only the files listed in LIST (one manifest path a line)
 #   --logdir DIR      keep each stream's gst-launch output there
 #   --results FILE    also write the result lines (TSV: result file reason) there
+#   --one-process     decode every stream in ONE process, one after the other, with
+#                     avhw-decode-many (tests/bench/decode-many.c): devices and
+#                     decoders are kept from stream to stream as in an application
+#                     (issue 17); --jobs is unused. With it:
+#     --shuffle SEED  shuffled order (each pass its own; awk's srand(SEED + pass))
+#     --passes N      the list N times over (default 1)
+#     --first LIST    comma-separated files decoded first, in this order (repeats
+#                     allowed): e.g. pairs of equal coded size and different crop
+#     --decoders-limit N  gst_avhw_cache_set_decoders_limit() in that process
+#     --expect-reuse  exit 1 unless the decoder cache had hits
 #
 # Per stream it runs (F = the stream, FMT = the GStreamer name of its pix_fmt):
 #   gst-launch-1.0 filesrc location=F ! parsebin ! avhwdec device=D fallback=B
@@ -54,6 +64,12 @@ FILES=""
 LOGDIR=""
 RESULTS=""
 MANIFEST=""
+ONE_PROCESS=0
+SHUFFLE=""
+PASSES=1
+FIRST=""
+DEC_LIMIT=""
+EXPECT_REUSE=0
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -67,6 +83,12 @@ while [ $# -gt 0 ]; do
         --files) FILES=$2; shift 2 ;;
         --logdir) LOGDIR=$2; shift 2 ;;
         --results) RESULTS=$2; shift 2 ;;
+        --one-process) ONE_PROCESS=1; shift ;;
+        --shuffle) SHUFFLE=$2; shift 2 ;;
+        --passes) PASSES=$2; shift 2 ;;
+        --first) FIRST=$2; shift 2 ;;
+        --decoders-limit) DEC_LIMIT=$2; shift 2 ;;
+        --expect-reuse) EXPECT_REUSE=1; shift ;;
         -h|--help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         -*) echo "conformance-gst: unknown option $1" >&2; exit 2 ;;
         *) MANIFEST=$1; shift ;;
@@ -128,6 +150,7 @@ run_one() {
     local tag
     tag=$(echo "$file" | tr '/' '_')
     log=${LOGDIR:-$WORK}/$tag.log
+    [ "$ONE_PROCESS" = 1 ] && log=${LOGDIR:-$WORK}/$idx-$tag.log
     out=$WORK/$idx.yuv
     case "$notes" in
         *"expect: error-or-concealment"*|*"reflects FFmpeg's own error concealment"*) robust=1 ;;
@@ -141,14 +164,27 @@ run_one() {
         printf 'SKIP\t%s\t%s\t%s\n' "$file" "$codec" "no GStreamer format for pix_fmt '${pixfmt}'" > "$res"; return
     fi
     [ -n "$fmt" ] || fmt=I420
-    t0=$(date +%s.%N)
-    # shellcheck disable=SC2086
-    timeout -k 10 "$TIMEOUT" gst-launch-1.0 -v filesrc location="$path" ! parsebin ! \
-        $DECODER ! $CONVERT ! video/x-raw,format=$fmt ! \
-        videocodectestsink name=vcts location="$out" > "$log" 2>&1
-    rc=$?
-    t1=$(date +%s.%N)
-    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    if [ "$ONE_PROCESS" = 1 ]; then
+        # avhw-decode-many already ran it: LOG and LOG.rc ("RC SECONDS")
+        if [ ! -f "$log.rc" ]; then
+            if [ -f "$log" ]; then
+                printf 'FAIL\t%s\t%s\t%s\n' "$file" "$codec" "crash: avhw-decode-many ended in this stream" > "$res"
+            else
+                printf 'FAIL\t%s\t%s\t%s\n' "$file" "$codec" "not run: avhw-decode-many ended in an earlier stream" > "$res"
+            fi
+            return
+        fi
+        read -r rc secs < "$log.rc"
+    else
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        timeout -k 10 "$TIMEOUT" gst-launch-1.0 -v filesrc location="$path" ! parsebin ! \
+            $DECODER ! $CONVERT ! video/x-raw,format=$fmt ! \
+            videocodectestsink name=vcts location="$out" > "$log" 2>&1
+        rc=$?
+        t1=$(date +%s.%N)
+        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    fi
     got=""; [ -f "$out" ] && got=$(md5sum < "$out" | cut -d' ' -f1)
     # caps at the sink: every distinct size; frames from the size when one
     sizes=$(grep -o 'vcts.GstPad:sink: caps = video/x-raw[^;]*' "$log" | \
@@ -197,7 +233,7 @@ run_one() {
     printf 'FAIL\t%s\t%s\t%s\n' "$file" "$codec" "md5 ${got:-none} != $md5, $reason" > "$res"
 }
 export -f run_one gst_format frame_bytes
-export WORK MEDIA DECODER CONVERT TIMEOUT LOGDIR
+export WORK MEDIA DECODER CONVERT TIMEOUT LOGDIR ONE_PROCESS
 
 # the manifest's rows: file codec width height pix_fmt frames ffmpeg_md5 ... notes(12)
 awk -F'\t' 'NR > 1 && $1 != "" { print NR "\t" $1 "\t" $2 "\t" $5 "\t" $7 "\t" $12 }' "$MANIFEST" > "$WORK/rows"
@@ -214,6 +250,41 @@ echo "# gst-launch-1.0 filesrc location=F ! parsebin ! $DECODER ! $CONVERT ! vid
 
 # Build the registry once, before parallel runs race to write it.
 gst-inspect-1.0 videocodectestsink > /dev/null 2>&1
+
+if [ "$ONE_PROCESS" = 1 ]; then
+    command -v avhw-decode-many >/dev/null || { echo "conformance-gst: avhw-decode-many not found (tests/bench)" >&2; exit 2; }
+    # the order: --first, then PASSES passes (shuffled with --shuffle); each line gets
+    # its position as index (a stream may come several times)
+    : > "$WORK/order"
+    IFS=, read -r -a first <<< "$FIRST"
+    for f in "${first[@]}"; do
+        awk -F'\t' -v f="$f" '$2 == f' "$WORK/rows" | head -n1 | grep . >> "$WORK/order" ||
+            { echo "conformance-gst: --first: $f is not in the manifest" >&2; exit 2; }
+    done
+    for pass in $(seq "$PASSES"); do
+        if [ -n "$SHUFFLE" ]; then
+            awk -v s=$((SHUFFLE + pass)) 'BEGIN { srand(s) } { printf "%.9f\t%s\n", rand(), $0 }' "$WORK/rows" |
+                sort -k1,1 | cut -f2- >> "$WORK/order"
+        else
+            cat "$WORK/rows" >> "$WORK/order"
+        fi
+    done
+    awk -F'\t' 'BEGIN { OFS = "\t" } { $1 = NR; print }' "$WORK/order" > "$WORK/rows"
+    : > "$WORK/jobs"
+    awk -F'\t' '{ printf "%s\t%s\t%s\n", $1, $2, ($4 == "" ? "-" : $4) }' "$WORK/rows" |
+    while IFS=$'\t' read -r i f p; do
+        fmt=$(gst_format "$p"); [ -n "$fmt" ] || fmt=I420
+        tag=$(echo "$f" | tr '/' '_')
+        printf '%s\tfilesrc location="%s" ! parsebin ! %s ! %s ! video/x-raw,format=%s ! videocodectestsink name=vcts location="%s"\n' \
+            "${LOGDIR:-$WORK}/$i-$tag.log" "$MEDIA/$f" "$DECODER" "$CONVERT" "$fmt" "$WORK/$i.yuv" >> "$WORK/jobs"
+    done
+    N=$(wc -l < "$WORK/rows")
+    echo "# one process: $N decodes (avhw-decode-many${DEC_LIMIT:+ --decoders-limit $DEC_LIMIT})"
+    timeout -k 10 $(( N * TIMEOUT + 60 )) avhw-decode-many --timeout "$TIMEOUT" \
+        ${DEC_LIMIT:+--decoders-limit "$DEC_LIMIT"} "$WORK/jobs" > "$WORK/many.out" 2>&1
+    echo "# avhw-decode-many exit $?: $(tail -n1 "$WORK/many.out")"
+    JOBS=1
+fi
 
 # The codec's empty column (a stream FFmpeg cannot probe) is passed as "-".
 awk -F'\t' '{ printf "%s\t%s\t%s\t%s\t%s\t%s\n", $1, $2, ($3 == "" ? "-" : $3), ($4 == "" ? "-" : $4), ($5 == "" ? "-" : $5), ($6 == "" ? "-" : $6) }' "$WORK/rows" | \
@@ -236,4 +307,10 @@ awk -F'\t' '{ n[$3]++; r[$3, $1]++; t[$1]++; all++ }
           close("sort");
           printf "| all | %d | %d | %d | %d | %d |\n", all, t["PASS"], t["FAIL"], t["ERROR"], t["SKIP"] }' "$WORK/all"
 echo
-awk -F'\t' '{ t[$1]++ } END { printf "%d passed, %d failed, %d skipped\n", t["PASS"], t["FAIL"] + t["ERROR"], t["SKIP"]; exit (t["FAIL"] + t["ERROR"] > 0) }' "$WORK/all"
+rc=0
+if [ "$ONE_PROCESS" = 1 ] && [ "$EXPECT_REUSE" = 1 ]; then
+    hits=$(sed -n 's/.*decoder cache: \([0-9]*\) hits.*/\1/p' "$WORK/many.out")
+    if [ "${hits:-0}" = 0 ]; then echo "REUSE: --expect-reuse, but no decoder was reused"; rc=1; fi
+fi
+awk -F'\t' '{ t[$1]++ } END { printf "%d passed, %d failed, %d skipped\n", t["PASS"], t["FAIL"] + t["ERROR"], t["SKIP"]; exit (t["FAIL"] + t["ERROR"] > 0) }' "$WORK/all" || rc=1
+exit $rc

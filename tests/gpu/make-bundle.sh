@@ -9,6 +9,7 @@
 #                          minimal FFmpeg 7.1 (Debian 13's source) + this tree with
 #                          the cuda backend, built in a Debian 13 chroot
 #   .gpu/media/            the shared conformance corpus's streams + MANIFEST.tsv
+#   .gpu/clips/            tests/media/make-clips.sh's generated clips
 #   .gpu/bench/            the benchmark clips (tests/bench/make-clips.sh)
 #   .gpu/fuzz/             damaged small streams (tests/robustness/make-fuzz.py)
 # Run on the Debian 12 dev machine, as root, from the repository root:
@@ -138,7 +139,7 @@ done
 # subdir('bench'), else compiled here the same way
 CFLAGS_BENCH="-std=c11 -O2 -D_GNU_SOURCE -DGST_USE_UNSTABLE_API -Wall -Werror -Wno-unused-parameter"
 for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode updown:avhw-bench-updown \
-        cuda-context:avhw-bench-cuda-context; do
+        cuda-context:avhw-bench-cuda-context decode-many:avhw-decode-many; do
     exe=${b#*:}; b=${b%%:*}
     if [ -x "$BUILD/tests/bench/$exe" ]; then
         cp "$BUILD/tests/bench/$exe" "$BIN/"
@@ -174,6 +175,12 @@ if [ -f "$MEDIA/MANIFEST.tsv" ]; then
     done
     chmod -R u+w "$GPU/media"
 fi
+
+# 6a. the generated clips of tests/media/make-clips.sh (under 1 MiB): the
+# decoder-reuse run (run-on-gpu.sh reuseprofile) starts with their pairs of
+# equal coded size and different crop
+rm -rf "$GPU/clips"
+bash tests/media/make-clips.sh "$GPU/clips" > /dev/null || rm -rf "$GPU/clips"
 
 # 6b. damaged copies of the small streams, for the robustness stage (FUZZ=0: none)
 rm -rf "$GPU/fuzz"

@@ -30,7 +30,11 @@
 #                (-n REUSE_N, default 30) on the 30-frame H.264 and H.265 clips,
 #                with the per-phase medians and one ffmpeg process per clip beside;
 #                then a GST_DEBUG timeline (avhwdec, avhw-ffmpeg, avhwcache:5) of
-#                three pipelines in one process, in $OUT/reuse-timeline.log
+#                three pipelines in one process, in $OUT/reuse-timeline.log; then
+#                the corpus through NVDEC in ONE process (conformance-gst.sh
+#                --one-process, shuffled, twice over, fallback=false) and the generated
+#                clips the same way after their equal-coded-size, different-crop pairs
+#                (fallback=true), each bit-exact, with the decoder cache's hits
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
 #                the manifest, FFmpeg's verbose reasons, and avhwdec's debug log
@@ -241,11 +245,19 @@ fi
 if has reuseprofile; then
     stage "reuseprofile: many short clips in one process (issue 17)"
     for c in h264 h265; do
-        clip=.gpu/bench/bench-1080p-$c-30f.mp4
+        # the 300-frame clips: the first 300 frames of the long ones, stream-copied
+        ffmpeg -v error -y -i .gpu/bench/bench-1080p-$c.mp4 -frames:v 300 -c copy \
+            "/tmp/bench-1080p-$c-300f.mp4" || echo "reuseprofile: no 300-frame $c clip"
+    done
+    for run in h264-30f:${REUSE_N:-30} h265-30f:${REUSE_N:-30} h264-300f:10 h265-300f:10; do
+        c=${run%%:*}; n=${run#*:}
+        clip=.gpu/bench/bench-1080p-$c.mp4
+        [ -f "$clip" ] || clip=/tmp/bench-1080p-$c.mp4
+        [ -f "$clip" ] || continue
         b=$(budget 120)
         [ "$b" -lt 20 ] && { echo "reuseprofile: out of time before $c"; break; }
         timeout -k 5 "$b" bash tests/bench/reuse.sh --device "$DEVICE" --clip "$clip" \
-            -n "${REUSE_N:-30}" > "$LOGS/reuse-$c.md" 2>&1
+            -n "$n" > "$LOGS/reuse-$c.md" 2>&1
         echo "reuse.sh $c exit $?"
         grep -E '^summary|^phases|ffmpeg process' "$LOGS/reuse-$c.md"
         cp "$LOGS/reuse-$c.md" "$OUT/"
@@ -256,6 +268,21 @@ if has reuseprofile; then
             timeout -k 5 "$b" avhw-bench-reuse -n 3 -d "$DEVICE" \
             .gpu/bench/bench-1080p-h264-30f.mp4 > "$OUT/reuse-timeline.log" 2>&1
         echo "timeline exit $?: $(wc -l < "$OUT/reuse-timeline.log") lines"
+    fi
+    b=$(budget 150)
+    if [ "$b" -ge 30 ]; then
+        timeout -k 5 "$b" bash tests/gpu/conformance-gst.sh --device "$DEVICE" --fallback false \
+            --one-process --shuffle 17 --passes 2 --decoders-limit 64 --expect-reuse \
+            --results "$OUT/reuse-conformance.tsv" .gpu/media/MANIFEST.tsv > "$LOGS/reuse-conformance.log" 2>&1
+        echo "reuse conformance exit $?"; grep -E '^#|^\||passed,|REUSE' "$LOGS/reuse-conformance.log"
+    fi
+    b=$(budget 60)
+    if [ "$b" -ge 20 ] && [ -f .gpu/clips/MANIFEST.tsv ]; then
+        timeout -k 5 "$b" bash tests/gpu/conformance-gst.sh --device "$DEVICE" --fallback true \
+            --one-process --shuffle 17 --passes 2 --decoders-limit 64 --expect-reuse \
+            --first h264/h264-crop-320x232.h264,h264/h264-8bit-420-320x240.h264,h264/h264-crop-320x232.h264,h265/h265-crop-320x236.h265,h265/h265-main-320x240.h265,h265/h265-crop-320x236.h265 \
+            --results "$OUT/reuse-clips.tsv" .gpu/clips/MANIFEST.tsv > "$LOGS/reuse-clips.log" 2>&1
+        echo "reuse clips exit $?"; grep -E '^#|^\||passed,|REUSE' "$LOGS/reuse-clips.log"
     fi
 fi
 
