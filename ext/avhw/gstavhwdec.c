@@ -144,7 +144,7 @@ close_codec (GstAvhwDec * self)
   self->par_decided = FALSE;
   hw_uncount (self);
   /* The device's decoder cache flushes and keeps it for the next stream,
-   * or frees it; both in the background (gstavhwcodeccache.c). */
+   * or frees it (gstavhwcodeccache.c). */
   if (self->ctx && DEVICE (self))
     gst_avhw_device_give_decoder (DEVICE (self), self->damaged ? NULL :
         self->ctx_key, self->ctx);
@@ -234,8 +234,8 @@ gst_avhw_dec_open_session (GstAvhwDec * self, gint threads)
  * flush (h264_decode_flush() clears context_initialized, and the next stream's
  * get_format re-creates it: on NVDEC, cuvidDestroyDecoder then
  * cuvidCreateDecoder in the next stream's first frame), and wrapper decoders
- * (h264_cuvid...) re-create theirs in their flush too; those are freed in
- * the background instead. hevc, vp9 and av1 keep theirs while the next stream
+ * (h264_cuvid...) re-create theirs in their flush too; those are freed at
+ * once instead. hevc, vp9 and av1 keep theirs while the next stream
  * has the same sequence parameters, and software decoders keep their
  * threads. */
 static gchar *

@@ -301,9 +301,8 @@ remove_ready (gpointer key, gpointer value, gpointer user_data)
  * gst_avhw_cache_clear:
  *
  * Drops the cache's references to every device and frames context, and
- * frees every kept decoder (see gst_avhw_device_give_decoder()) once the
- * decoders being handed over are done. Devices and frames still in use stay
- * valid; the next open creates a new context.
+ * frees every kept decoder (see gst_avhw_device_give_decoder()). Devices
+ * and frames still in use stay valid; the next open creates a new context.
  */
 void
 gst_avhw_cache_clear (void)

@@ -29,12 +29,13 @@ GST_DEBUG_CATEGORY_STATIC (avhw_codec_cache_debug);
  * used out first. The next decoder on that device with the same key takes it
  * with gst_avhw_device_take_decoder() instead of opening one.
  *
- * Contexts that are not to be kept (no key, limit 0, over the limit) are
- * freed, like the flushes, on one background thread, so that tearing a
- * pipeline down does not wait for the driver. gst_avhw_cache_clear() waits
- * for that thread and frees every kept decoder. With reuse off
- * (gst_avhw_cache_set_reuse(), `GST_AVHW_REUSE=0`) nothing is kept and
- * contexts are freed at once, in the caller's thread.
+ * Contexts that are not to be kept (no key, limit 0, over the limit, reuse
+ * off with gst_avhw_cache_set_reuse() or `GST_AVHW_REUSE=0`) are freed at
+ * once. Both happen in the caller's thread: freeing NVDEC decoders on a
+ * background thread made the next pipeline's decoder creation wait for the
+ * destroy (time to first frame 62 -> 200 ms on the H200, run 32) and raced
+ * with the CUDA driver's own teardown at process exit.
+ * gst_avhw_cache_clear() frees every kept decoder.
  */
 
 typedef struct
@@ -44,15 +45,8 @@ typedef struct
   AVCodecContext *ctx;
 } Entry;
 
-/* Jobs waiting beyond this are done in the caller's thread: a burst of
- * teardowns cannot pile up contexts (and device memory) without bound. */
-#define MAX_PENDING 8
-
 static GMutex lock;
-static GCond idle_cond;
 static GQueue lru = G_QUEUE_INIT;       /* Entry*, most recently given first */
-static GAsyncQueue *jobs;
-static guint pending;
 static guint limit = GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT;
 static guint64 hits, misses;
 
@@ -86,58 +80,17 @@ trim_locked (GstAvhwDevice * device)
   return evicted;
 }
 
-/* Flushes and keeps @e, or frees it. */
-static void
-process (Entry * e)
-{
-  GList *evicted = NULL;
-
-  if (e->key && gst_avhw_cache_get_reuse ()) {
-    avcodec_flush_buffers (e->ctx);
-    g_mutex_lock (&lock);
-    if (limit > 0) {
-      g_queue_push_head (&lru, e);
-      evicted = trim_locked (e->device);
-      e = NULL;
-    }
-    g_mutex_unlock (&lock);
-  }
-  if (e)
-    entry_free (e);
-  if (evicted)
-    GST_DEBUG ("%u decoder(s) over the limit freed", g_list_length (evicted));
-  g_list_free_full (evicted, (GDestroyNotify) entry_free);
-}
-
-static gpointer
-worker (gpointer data)
-{
-  for (;;) {
-    Entry *e = g_async_queue_pop (jobs);
-
-    process (e);
-    g_mutex_lock (&lock);
-    pending--;
-    g_cond_broadcast (&idle_cond);
-    g_mutex_unlock (&lock);
-  }
-  return NULL;
-}
-
 /* lock held */
 static void
-ensure_worker_locked (void)
+ensure_init_locked (void)
 {
-  GThread *t;
+  static gboolean done;
 
-  if (jobs)
+  if (done)
     return;
+  done = TRUE;
   GST_DEBUG_CATEGORY_INIT (avhw_codec_cache_debug, "avhwcodeccache", 0,
       "gst-avhw decoders kept across pipelines");
-  jobs = g_async_queue_new ();
-  /* never joined: it waits for work for as long as the process runs */
-  t = g_thread_new ("avhw-codec-cache", worker, NULL);
-  g_thread_unref (t);
 }
 
 /**
@@ -162,7 +115,7 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
   if (!gst_avhw_cache_get_reuse ())
     return NULL;
   g_mutex_lock (&lock);
-  ensure_worker_locked ();
+  ensure_init_locked ();
   for (l = lru.head; l; l = l->next) {
     Entry *e = l->data;
 
@@ -191,52 +144,50 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
  *   matches it exactly), or %NULL for a context that must not be reused
  * @ctx: (transfer full): an opened decoder context, owned by the cache from
  *   now on; the caller's callbacks must outlive it (a plugin's functions do)
- *   and its opaque must not be needed by them while it is kept
+ *   and must not need its opaque, which is cleared, while it is kept
  *
  * Hands a decoder whose stream has ended to the cache, which flushes and
- * keeps it or frees it, in the background. With reuse off it is freed now.
+ * keeps it, or frees it (no key, reuse off, limit 0). Either happens in the
+ * caller's thread: see the section text for why not in the background.
  */
 void
 gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
     AVCodecContext * ctx)
 {
+  GList *evicted = NULL;
   Entry *e;
 
   g_return_if_fail (GST_IS_AVHW_DEVICE (device));
   if (!ctx)
     return;
   ctx->opaque = NULL;
-  if (!gst_avhw_cache_get_reuse ()) {
+  if (!key || !gst_avhw_cache_get_reuse () || limit == 0) {
     avcodec_free_context (&ctx);
     return;
   }
+  avcodec_flush_buffers (ctx);
   e = g_new0 (Entry, 1);
   e->device = gst_object_ref (device);
   e->key = g_strdup (key);
   e->ctx = ctx;
-
   g_mutex_lock (&lock);
-  ensure_worker_locked ();
-  if (pending >= MAX_PENDING) {
-    g_mutex_unlock (&lock);
-    process (e);
-    return;
-  }
-  pending++;
-  g_async_queue_push (jobs, e);
+  ensure_init_locked ();
+  g_queue_push_head (&lru, e);
+  evicted = trim_locked (device);
   g_mutex_unlock (&lock);
+  if (evicted)
+    GST_DEBUG ("%s: %u decoder(s) over the limit freed",
+        gst_avhw_device_get_name (device), g_list_length (evicted));
+  g_list_free_full (evicted, (GDestroyNotify) entry_free);
 }
 
-/* Waits for the background thread, then frees every kept decoder. For
- * gst_avhw_cache_clear(). */
+/* Frees every kept decoder. For gst_avhw_cache_clear(). */
 void
 gst_avhw_codec_cache_clear (void)
 {
   GQueue kept;
 
   g_mutex_lock (&lock);
-  while (pending > 0)
-    g_cond_wait (&idle_cond, &lock);
   kept = lru;
   g_queue_init (&lru);
   g_mutex_unlock (&lock);
