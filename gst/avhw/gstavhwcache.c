@@ -183,6 +183,18 @@ reuse_on (void)
   return ret;
 }
 
+static GstAvhwDevice *
+open_cached (GstAvhwBackend * backend, guint index, gpointer user_data,
+    GError ** error)
+{
+  OpenArgs a = { backend, index, user_data, NULL };
+  gchar *key = make_key (backend, index, a.options);
+  GstAvhwDevice *device = get_or_create (key, create_device, &a, error);
+
+  g_free (key);
+  return device;
+}
+
 /**
  * gst_avhw_device_open:
  * @device_string: (nullable): `auto`, `NAME` or `NAME:N`
@@ -192,7 +204,11 @@ reuse_on (void)
  *
  * Gets the device from the cache or opens it. With reuse on, every call for
  * the same backend, index and options returns the same device, and eight
- * threads asking at once still initialise it once.
+ * threads asking at once still initialise it once. For `auto` and `NAME`
+ * the index is chosen first, by load: the backend's device with the fewest
+ * active sessions (gst_avhw_device_get_n_active()), ties to the lowest
+ * index; a device that fails to open is skipped with a warning and the next
+ * is tried. `NAME:N` opens device N or fails.
  *
  * Returns: (transfer full) (nullable): the device, or %NULL with @error
  *   saying what is wrong (unknown backend with the installed ones listed,
@@ -202,19 +218,10 @@ GstAvhwDevice *
 gst_avhw_device_open (const gchar * device_string,
     const GstStructure * options, GError ** error)
 {
-  OpenArgs a = { NULL, 0, options, NULL };
-  GstAvhwDevice *device;
-  gchar *key;
-
   if (!reuse_on ())
     return gst_avhw_device_open_uncached (device_string, options, error);
-  if (!gst_avhw_device_resolve (device_string, &a.backend, &a.index, error))
-    return NULL;
-  key = make_key (a.backend, a.index, options);
-  device = get_or_create (key, create_device, &a, error);
-  g_free (key);
-  gst_object_unref (a.backend);
-  return device;
+  return gst_avhw_device_place (device_string, open_cached,
+      (gpointer) options, error);
 }
 
 static GstAvhwDevice *
