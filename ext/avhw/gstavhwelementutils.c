@@ -46,6 +46,10 @@ gst_avhw_element_device_init (GstAvhwElementDevice * d)
 void
 gst_avhw_element_device_clear (GstAvhwElementDevice * d)
 {
+  if (d->session) {
+    gst_avhw_device_release_session (d->session);
+    gst_clear_object (&d->session);
+  }
   gst_clear_object (&d->device);
   g_clear_pointer (&d->device_string, g_free);
   g_mutex_clear (&d->lock);
@@ -184,6 +188,49 @@ gst_avhw_element_device_release (GstAvhwElementDevice * d, GstElement * element)
   d->device = NULL;
   g_mutex_unlock (&d->lock);
   gst_clear_object (&dev);
+}
+
+/* READY -> PAUSED of avhwdec and avhwenc: counts the element as an active
+ * session on its device until end_session(), so the next `auto`/`BACKEND`
+ * open places elsewhere. Counted from here, not from the codec open in the
+ * streaming thread: gst_element_set_state() has returned by then for a
+ * pipeline going to PLAYING, so pipelines started one after another see
+ * each other. */
+gboolean
+gst_avhw_element_device_begin_session (GstAvhwElementDevice * d,
+    GstElement * element)
+{
+  GstAvhwDevice *dev = NULL;
+
+  g_mutex_lock (&d->lock);
+  if (d->device && !d->session)
+    dev = d->session = gst_object_ref (d->device);
+  g_mutex_unlock (&d->lock);
+  if (dev) {
+    gst_avhw_device_acquire_session (dev);
+    GST_INFO_OBJECT (element, "active on %s (%u active there)",
+        gst_avhw_device_get_name (dev), gst_avhw_device_get_n_active (dev));
+  }
+  return dev != NULL;
+}
+
+/* PAUSED -> READY (and a failed READY -> PAUSED) */
+void
+gst_avhw_element_device_end_session (GstAvhwElementDevice * d,
+    GstElement * element)
+{
+  GstAvhwDevice *dev;
+
+  g_mutex_lock (&d->lock);
+  dev = d->session;
+  d->session = NULL;
+  g_mutex_unlock (&d->lock);
+  if (dev) {
+    gst_avhw_device_release_session (dev);
+    GST_DEBUG_OBJECT (element, "no longer active on %s",
+        gst_avhw_device_get_name (dev));
+    gst_object_unref (dev);
+  }
 }
 
 gboolean
