@@ -13,9 +13,13 @@ gst_avhw_element_device_install_properties (GObjectClass * klass)
   /**
    * GstAvhwElement:device:
    *
-   * Which device to run on: `auto` (the best device present, or the one a
-   * neighbouring element or the application shares), a backend name
-   * (`vulkan`, `cuda`: its first device) or `BACKEND:INDEX` (`cuda:1`).
+   * Which device to run on: `auto` (the one a neighbouring element, the
+   * pipeline or the application shares, else a device of the
+   * highest-ranked backend present), a backend name (`vulkan`, `cuda`: one
+   * of its devices) or `BACKEND:INDEX` (`cuda:1`). Where `auto` or a
+   * backend name opens a device, it is that backend's device with the
+   * fewest active avhw decoders and encoders in the process, ties to the
+   * lowest index; a device that fails to open is skipped with a warning.
    * Read when the element goes to READY.
    */
   g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_DEVICE,
@@ -27,7 +31,8 @@ gst_avhw_element_device_install_properties (GObjectClass * klass)
    * GstAvhwElement:active-device:
    *
    * The device in use from READY on (shared with the other elements and
-   * pipelines that use the same device), %NULL before. avhwdownload with
+   * pipelines that use the same device), %NULL before and after; its name
+   * (e.g. "cuda:1") says where the stream went. avhwdownload with
    * device=auto opens none and reports its first frame's device.
    */
   g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE,
