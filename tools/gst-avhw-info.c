@@ -1,5 +1,6 @@
 /* gst-avhw-info: the installed backends, their devices, and what each
- * decodes and encodes in hardware.
+ * decodes and encodes in hardware; which backend `auto` takes, and with
+ * --device where a device string goes.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -11,6 +12,7 @@
 #include <gst/avhw/gstavhw.h>
 
 static gboolean no_open;
+static gchar *device_string;
 
 static void
 print_codecs (GstAvhwBackend * backend, guint index, gboolean encoders)
@@ -73,6 +75,9 @@ print_device (GstAvhwBackend * backend, guint index)
     dev = gst_avhw_device_open (str, NULL, &err);
     if (!dev) {
       g_print ("      cannot open: %s\n", err->message);
+      if (gst_avhw_backend_get_n_devices (backend, NULL) > 1)
+        g_print ("      (device=auto and device=%s skip it)\n",
+            gst_avhw_backend_get_name (backend));
       g_clear_error (&err);
       g_free (str);
       return FALSE;
@@ -103,6 +108,11 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     {"no-open", 'n', 0, G_OPTION_ARG_NONE, &no_open,
         "Only enumerate; do not open devices", NULL},
+    {"device", 'd', 0, G_OPTION_ARG_STRING, &device_string,
+          "Then open DEVICE (auto, BACKEND or BACKEND:INDEX) as an element "
+          "would in a new process (also with --no-open), and say which "
+          "device it is",
+        "DEVICE"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- list gst-avhw backends, "
@@ -111,6 +121,7 @@ main (int argc, char **argv)
   GList *backends, *l;
   gchar **refused;
   guint i, n_devices = 0, n_failed = 0;
+  gboolean auto_seen = FALSE;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -128,12 +139,19 @@ main (int argc, char **argv)
     GstAvhwBackend *b = l->data;
     gchar *why = NULL;
     guint n = gst_avhw_backend_get_n_devices (b, &why);
+    gboolean is_auto = n > 0 && !auto_seen;
 
-    g_print ("  %s: %s [%s]\n", gst_avhw_backend_get_name (b),
+    auto_seen |= is_auto;
+    g_print ("  %s: %s [%s]%s\n", gst_avhw_backend_get_name (b),
         gst_avhw_backend_get_description (b),
-        gst_avhw_backend_get_caps_feature (b));
+        gst_avhw_backend_get_caps_feature (b), is_auto ? " (device=auto)" : "");
     if (n == 0)
       g_print ("    no device: %s\n", why);
+    else if (n > 1)
+      g_print ("    placement: device=%s%s takes the device with the fewest "
+          "active avhw decoders and encoders in its process (ties: the "
+          "lowest index); %s:N pins one\n", gst_avhw_backend_get_name (b),
+          is_auto ? " and device=auto" : "", gst_avhw_backend_get_name (b));
     for (i = 0; i < n; i++) {
       n_devices++;
       if (!print_device (b, i))
@@ -148,5 +166,19 @@ main (int argc, char **argv)
   g_list_free_full (backends, gst_object_unref);
   g_print ("%u device(s)%s\n", n_devices, n_failed ? ", some failed to open" :
       "");
+  if (device_string) {
+    GstAvhwDevice *dev = gst_avhw_device_open (device_string, NULL, &err);
+
+    if (!dev) {
+      g_print ("device=%s: %s\n", device_string, err->message);
+      g_clear_error (&err);
+      n_failed++;
+    } else {
+      g_print ("device=%s opens %s (no other session in this process)\n",
+          device_string, gst_avhw_device_get_name (dev));
+      gst_object_unref (dev);
+    }
+    g_free (device_string);
+  }
   return n_failed ? 1 : 0;
 }

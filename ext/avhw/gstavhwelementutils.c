@@ -13,9 +13,13 @@ gst_avhw_element_device_install_properties (GObjectClass * klass)
   /**
    * GstAvhwElement:device:
    *
-   * Which device to run on: `auto` (the best device present, or the one a
-   * neighbouring element or the application shares), a backend name
-   * (`vulkan`, `cuda`: its first device) or `BACKEND:INDEX` (`cuda:1`).
+   * Which device to run on: `auto` (the one a neighbouring element, the
+   * pipeline or the application shares, else a device of the
+   * highest-ranked backend present), a backend name (`vulkan`, `cuda`: one
+   * of its devices) or `BACKEND:INDEX` (`cuda:1`). Where `auto` or a
+   * backend name opens a device, it is that backend's device with the
+   * fewest active avhw decoders and encoders in the process, ties to the
+   * lowest index; a device that fails to open is skipped with a warning.
    * Read when the element goes to READY.
    */
   g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_DEVICE,
@@ -27,7 +31,8 @@ gst_avhw_element_device_install_properties (GObjectClass * klass)
    * GstAvhwElement:active-device:
    *
    * The device in use from READY on (shared with the other elements and
-   * pipelines that use the same device), %NULL before. avhwdownload with
+   * pipelines that use the same device), %NULL before and after; its name
+   * (e.g. "cuda:1") says where the stream went. avhwdownload with
    * device=auto opens none and reports its first frame's device.
    */
   g_object_class_install_property (klass, GST_AVHW_ELEMENT_PROP_ACTIVE_DEVICE,
@@ -46,6 +51,10 @@ gst_avhw_element_device_init (GstAvhwElementDevice * d)
 void
 gst_avhw_element_device_clear (GstAvhwElementDevice * d)
 {
+  if (d->session) {
+    gst_avhw_device_release_session (d->session);
+    gst_clear_object (&d->session);
+  }
   gst_clear_object (&d->device);
   g_clear_pointer (&d->device_string, g_free);
   g_mutex_clear (&d->lock);
@@ -184,6 +193,49 @@ gst_avhw_element_device_release (GstAvhwElementDevice * d, GstElement * element)
   d->device = NULL;
   g_mutex_unlock (&d->lock);
   gst_clear_object (&dev);
+}
+
+/* READY -> PAUSED of avhwdec and avhwenc: counts the element as an active
+ * session on its device until end_session(), so the next `auto`/`BACKEND`
+ * open places elsewhere. Counted from here, not from the codec open in the
+ * streaming thread: gst_element_set_state() has returned by then for a
+ * pipeline going to PLAYING, so pipelines started one after another see
+ * each other. */
+gboolean
+gst_avhw_element_device_begin_session (GstAvhwElementDevice * d,
+    GstElement * element)
+{
+  GstAvhwDevice *dev = NULL;
+
+  g_mutex_lock (&d->lock);
+  if (d->device && !d->session)
+    dev = d->session = gst_object_ref (d->device);
+  g_mutex_unlock (&d->lock);
+  if (dev) {
+    gst_avhw_device_acquire_session (dev);
+    GST_INFO_OBJECT (element, "active on %s (%u active there)",
+        gst_avhw_device_get_name (dev), gst_avhw_device_get_n_active (dev));
+  }
+  return dev != NULL;
+}
+
+/* PAUSED -> READY (and a failed READY -> PAUSED) */
+void
+gst_avhw_element_device_end_session (GstAvhwElementDevice * d,
+    GstElement * element)
+{
+  GstAvhwDevice *dev;
+
+  g_mutex_lock (&d->lock);
+  dev = d->session;
+  d->session = NULL;
+  g_mutex_unlock (&d->lock);
+  if (dev) {
+    gst_avhw_device_release_session (dev);
+    GST_DEBUG_OBJECT (element, "no longer active on %s",
+        gst_avhw_device_get_name (dev));
+    gst_object_unref (dev);
+  }
 }
 
 gboolean

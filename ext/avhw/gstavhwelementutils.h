@@ -26,6 +26,9 @@ typedef struct
   /* With device=auto, open nothing at READY when the context flow finds
    * no device; the element adopts its input's (avhwdownload). */
   gboolean adopt_auto;
+  /* The device a session is counted on (avhwdec, avhwenc: READY->PAUSED
+   * to PAUSED->READY), for placement by load. */
+  GstAvhwDevice *session;
 } GstAvhwElementDevice;
 
 void gst_avhw_element_device_install_properties (GObjectClass * klass);
@@ -42,6 +45,10 @@ gboolean gst_avhw_element_device_ensure (GstAvhwElementDevice * d,
 gboolean gst_avhw_element_device_adopt (GstAvhwElementDevice * d,
     GstElement * element, GstAvhwDevice * device);
 void gst_avhw_element_device_release (GstAvhwElementDevice * d,
+    GstElement * element);
+gboolean gst_avhw_element_device_begin_session (GstAvhwElementDevice * d,
+    GstElement * element);
+void gst_avhw_element_device_end_session (GstAvhwElementDevice * d,
     GstElement * element);
 gboolean gst_avhw_element_device_query (GstAvhwElementDevice * d,
     GstElement * element, GstQuery * query);

@@ -523,8 +523,16 @@ gst_avhw_enc_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_NULL_TO_READY && (!check_settings (self)
           || !gst_avhw_element_device_ensure (&self->dev, element)))
     return GST_STATE_CHANGE_FAILURE;
+  /* Active on the device from READY->PAUSED to PAUSED->READY: what
+   * placement by load counts. */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    gst_avhw_element_device_begin_session (&self->dev, element);
   ret = GST_ELEMENT_CLASS (gst_avhw_enc_parent_class)->change_state (element,
       transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY
+      || (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+          && ret == GST_STATE_CHANGE_FAILURE))
+    gst_avhw_element_device_end_session (&self->dev, element);
   if (transition == GST_STATE_CHANGE_READY_TO_NULL)
     gst_avhw_element_device_release (&self->dev, element);
   return ret;

@@ -112,7 +112,8 @@ autodec_class_init (gpointer g_class, gpointer class_data)
   /**
    * GstAvhwAutodec:device:
    *
-   * The device, as avhwdec's `device`; defaults to the backend's first.
+   * The device, as avhwdec's `device`; defaults to the backend (its least
+   * busy device).
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",

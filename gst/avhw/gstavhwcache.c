@@ -27,10 +27,13 @@ GST_DEBUG_CATEGORY_STATIC (avhw_cache_debug);
  *
  * Frames contexts (surface pools) made by gst_avhw_device_get_frames_ctx()
  * are cached too, keyed by device context, software format, size and pool
- * size, least recently used first out past gst_avhw_cache_set_frames_limit().
+ * size; each device context keeps its own, least recently used first out
+ * past gst_avhw_cache_set_frames_limit(), so one busy device never evicts
+ * another's.
  *
- * gst_avhw_cache_clear() drops the cache's own references; devices and
- * frames in use stay valid until their users release them. Reuse can be
+ * gst_avhw_cache_clear() drops the cache's own references, and
+ * gst_avhw_cache_clear_device() those of one device; devices and frames in
+ * use stay valid until their users release them. Reuse can be
  * turned off with gst_avhw_cache_set_reuse() or `GST_AVHW_REUSE=0` in the
  * environment: then every open creates a new context and nothing is kept.
  */
@@ -183,6 +186,18 @@ reuse_on (void)
   return ret;
 }
 
+static GstAvhwDevice *
+open_cached (GstAvhwBackend * backend, guint index, gpointer user_data,
+    GError ** error)
+{
+  OpenArgs a = { backend, index, user_data, NULL };
+  gchar *key = make_key (backend, index, a.options);
+  GstAvhwDevice *device = get_or_create (key, create_device, &a, error);
+
+  g_free (key);
+  return device;
+}
+
 /**
  * gst_avhw_device_open:
  * @device_string: (nullable): `auto`, `NAME` or `NAME:N`
@@ -192,7 +207,11 @@ reuse_on (void)
  *
  * Gets the device from the cache or opens it. With reuse on, every call for
  * the same backend, index and options returns the same device, and eight
- * threads asking at once still initialise it once.
+ * threads asking at once still initialise it once. For `auto` and `NAME`
+ * the index is chosen first, by load: the backend's device with the fewest
+ * active sessions (gst_avhw_device_get_n_active()), ties to the lowest
+ * index; a device that fails to open is skipped with a warning and the next
+ * is tried. `NAME:N` opens device N or fails.
  *
  * Returns: (transfer full) (nullable): the device, or %NULL with @error
  *   saying what is wrong (unknown backend with the installed ones listed,
@@ -202,19 +221,10 @@ GstAvhwDevice *
 gst_avhw_device_open (const gchar * device_string,
     const GstStructure * options, GError ** error)
 {
-  OpenArgs a = { NULL, 0, options, NULL };
-  GstAvhwDevice *device;
-  gchar *key;
-
   if (!reuse_on ())
     return gst_avhw_device_open_uncached (device_string, options, error);
-  if (!gst_avhw_device_resolve (device_string, &a.backend, &a.index, error))
-    return NULL;
-  key = make_key (a.backend, a.index, options);
-  device = get_or_create (key, create_device, &a, error);
-  g_free (key);
-  gst_object_unref (a.backend);
-  return device;
+  return gst_avhw_device_place (device_string, open_cached,
+      (gpointer) options, error);
 }
 
 static GstAvhwDevice *
@@ -323,6 +333,70 @@ gst_avhw_cache_clear (void)
 }
 
 /**
+ * gst_avhw_cache_clear_device:
+ * @device: a #GstAvhwDevice
+ *
+ * Drops the cache's references to the devices of @device's backend and
+ * index (with any creation options, and those made on a foreign context of
+ * that device) and to every frames context made on them or on @device
+ * itself. Other devices' entries stay. Devices and frames still in use stay
+ * valid; the next open of that device creates a new context.
+ */
+void
+gst_avhw_cache_clear_device (GstAvhwDevice * device)
+{
+  const gchar *name;
+  GHashTableIter it;
+  gpointer value;
+  GList *gone_devices = NULL, *gone_frames = NULL, *l;
+  GPtrArray *contexts;
+
+  g_return_if_fail (GST_IS_AVHW_DEVICE (device));
+  name = gst_avhw_device_get_name (device);
+  contexts = g_ptr_array_new ();
+  g_ptr_array_add (contexts, gst_avhw_device_get_device_ctx (device)->data);
+
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  g_hash_table_iter_init (&it, devices);
+  while (g_hash_table_iter_next (&it, NULL, &value)) {
+    DeviceEntry *e = value;
+
+    /* an entry still being opened is left to its opener */
+    if (!e->device || g_strcmp0 (gst_avhw_device_get_name (e->device),
+            name) != 0)
+      continue;
+    g_ptr_array_add (contexts,
+        gst_avhw_device_get_device_ctx (e->device)->data);
+    /* our own reference, dropped outside the lock */
+    gone_devices = g_list_prepend (gone_devices, gst_object_ref (e->device));
+    g_hash_table_iter_remove (&it);
+  }
+  for (l = frames_lru.head; l;) {
+    GList *next = l->next;
+    FramesEntry *e = l->data;
+    guint i;
+
+    for (i = 0; i < contexts->len; i++) {
+      if (e->device == g_ptr_array_index (contexts, i)) {
+        g_queue_delete_link (&frames_lru, l);
+        gone_frames = g_list_prepend (gone_frames, e);
+        break;
+      }
+    }
+    l = next;
+  }
+  g_mutex_unlock (&lock);
+  g_ptr_array_unref (contexts);
+
+  /* Unref outside the lock: freeing a context can take a while. */
+  GST_INFO ("cache cleared for %s: %u device(s), %u frames context(s)", name,
+      g_list_length (gone_devices), g_list_length (gone_frames));
+  g_list_free_full (gone_frames, (GDestroyNotify) frames_entry_free);
+  g_list_free_full (gone_devices, gst_object_unref);
+}
+
+/**
  * gst_avhw_cache_set_reuse:
  * @reuse: whether to reuse device and frames contexts and opened decoders
  *
@@ -356,20 +430,37 @@ gst_avhw_cache_get_reuse (void)
   return ret;
 }
 
-/* lock held; returns entries to free outside the lock */
+/* lock held; returns entries to free outside the lock. Each device context
+ * keeps its frames_limit most recently used frames contexts. */
 static GList *
 trim_frames_locked (void)
 {
-  GList *evicted = NULL;
+  GHashTable *kept = g_hash_table_new (NULL, NULL);
+  GList *evicted = NULL, *l;
 
-  while (frames_lru.length > frames_limit)
-    evicted = g_list_prepend (evicted, g_queue_pop_tail (&frames_lru));
+  for (l = frames_lru.head; l;) {
+    GList *next = l->next;
+    FramesEntry *e = l->data;
+    guint n = GPOINTER_TO_UINT (g_hash_table_lookup (kept, e->device));
+
+    if (n >= frames_limit) {
+      g_queue_delete_link (&frames_lru, l);
+      evicted = g_list_prepend (evicted, e);
+    } else {
+      g_hash_table_insert (kept, e->device, GUINT_TO_POINTER (n + 1));
+    }
+    l = next;
+  }
+  g_hash_table_unref (kept);
   return evicted;
 }
 
 /**
  * gst_avhw_cache_set_frames_limit:
- * @limit: how many frames contexts to keep; 0 keeps none
+ * @limit: how many frames contexts to keep per device context; 0 keeps none
+ *
+ * The limit applies to each device on its own: with several devices the
+ * cache holds up to @limit frames contexts on each.
  */
 void
 gst_avhw_cache_set_frames_limit (guint limit)
@@ -386,7 +477,7 @@ gst_avhw_cache_set_frames_limit (guint limit)
 /**
  * gst_avhw_cache_get_frames_limit:
  *
- * Returns: how many frames contexts the cache keeps
+ * Returns: how many frames contexts the cache keeps per device context
  */
 guint
 gst_avhw_cache_get_frames_limit (void)

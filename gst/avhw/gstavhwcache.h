@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 /**
  * GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT:
  *
- * How many frames contexts the cache keeps by default.
+ * How many frames contexts the cache keeps per device context by default.
  */
 #define GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT 16
 
@@ -20,6 +20,9 @@ GstAvhwDevice * gst_avhw_device_open_foreign (GstContext * context,
 
 GST_AVHW_API
 void gst_avhw_cache_clear (void);
+
+GST_AVHW_API
+void gst_avhw_cache_clear_device (GstAvhwDevice * device);
 
 GST_AVHW_API
 void gst_avhw_cache_set_reuse (gboolean reuse);

@@ -25,7 +25,9 @@ GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
  * 4. queries for GStreamer's own device contexts of the backends that
  *    interoperate (gst.cuda.context...): the avhw device is then made on
  *    that very device (gst_avhw_device_open_foreign());
- * 5. the process-wide cache: gst_avhw_device_open();
+ * 5. the process-wide cache: gst_avhw_device_open(), which for `auto` and a
+ *    backend name opens that backend's least busy device (the only place a
+ *    device is chosen by load);
  * 6. it posts HAVE_CONTEXT (ours, and the backend's foreign type when it
  *    interoperates), so the pipeline, GStreamer's own elements and the
  *    application learn the device and later elements get it in step 3.

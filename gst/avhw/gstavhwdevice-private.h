@@ -11,8 +11,11 @@ G_GNUC_INTERNAL
 GstAvhwDevice * gst_avhw_device_new_internal (GstAvhwBackend * backend,
     guint index, AVBufferRef * device_ctx, gboolean wrapped);
 
+typedef GstAvhwDevice *(*GstAvhwDeviceOpenFunc) (GstAvhwBackend * backend,
+    guint index, gpointer user_data, GError ** error);
+
 G_GNUC_INTERNAL
-gboolean gst_avhw_device_resolve (const gchar * device_string,
-    GstAvhwBackend ** backend, guint * index, GError ** error);
+GstAvhwDevice * gst_avhw_device_place (const gchar * device_string,
+    GstAvhwDeviceOpenFunc open, gpointer user_data, GError ** error);
 
 G_END_DECLS

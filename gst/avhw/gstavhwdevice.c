@@ -27,8 +27,17 @@ GST_DEBUG_CATEGORY_STATIC (avhw_device_debug);
  * device and to any frame made on it.
  *
  * Device strings, parsed only by gst_avhw_device_parse_string():
- * `auto` (or empty): the best device present; `NAME`: device 0 of backend
- * NAME; `NAME:N`: device N of backend NAME.
+ * `auto` (or empty): a device of the highest-ranked backend that has one;
+ * `NAME`: a device of backend NAME; `NAME:N`: device N of backend NAME.
+ *
+ * Placement: for `auto` and `NAME` the library picks, among the backend's
+ * devices, the one with the fewest active sessions in this process (avhw
+ * decoders and encoders between READY→PAUSED and PAUSED→READY, see
+ * gst_avhw_device_acquire_session()), ties to the lowest index. A device
+ * that fails to open is skipped with a warning and the next least busy one
+ * is tried. `NAME:N` always means device N. Placement happens only when a
+ * device is opened: elements of one pipeline share the first one's device
+ * through the `gst.avhw.device` context (see gst_avhw_ensure_element_device()).
  */
 
 struct _GstAvhwDevice
@@ -157,11 +166,71 @@ gst_avhw_device_parse_string (const gchar * device_string,
   return TRUE;
 }
 
-/* Resolves a device string to a backend and index; checks the index against
- * the backend's cheap enumeration. */
-gboolean
-gst_avhw_device_resolve (const gchar * device_string,
-    GstAvhwBackend ** backend_out, guint * index_out, GError ** error)
+/* Active sessions per hardware device, keyed by device name ("cuda:1"; a
+ * wrapped device by its own name, so that someone else's device does not
+ * count for an index it may not be). Placement reads them. */
+static GMutex load_lock;
+static GHashTable *loads;       /* name -> GUINT_TO_POINTER (count) */
+
+static guint
+n_active_by_name (const gchar * name)
+{
+  guint n;
+
+  g_mutex_lock (&load_lock);
+  n = loads ? GPOINTER_TO_UINT (g_hash_table_lookup (loads, name)) : 0;
+  g_mutex_unlock (&load_lock);
+  return n;
+}
+
+typedef struct
+{
+  guint index;
+  guint load;
+} Candidate;
+
+static gint
+compare_candidates (gconstpointer a, gconstpointer b)
+{
+  const Candidate *ca = a, *cb = b;
+
+  if (ca->load != cb->load)
+    return ca->load < cb->load ? -1 : 1;
+  return ca->index < cb->index ? -1 : ca->index > cb->index;
+}
+
+/* Every device of @backend, least busy first, ties to the lowest index. */
+static GArray *
+order_by_load (GstAvhwBackend * backend, guint n)
+{
+  GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (Candidate), n);
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    Candidate c = { i, gst_avhw_backend_get_n_active (backend, i) };
+
+    g_array_append_val (order, c);
+  }
+  g_array_sort (order, compare_candidates);
+  for (i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s:%u (%u active)", i ? ", " : "",
+        gst_avhw_backend_get_name (backend),
+        g_array_index (order, Candidate, i).index,
+        g_array_index (order, Candidate, i).load);
+  GST_DEBUG ("placement order: %s", s->str);
+  g_string_free (s, TRUE);
+  return order;
+}
+
+/* Resolves a device string to a backend and the devices to try, in order:
+ * the one a `NAME:N` pins (checked against the backend's cheap
+ * enumeration), or every device of the backend (`NAME`, or for `auto` the
+ * highest-ranked backend with a device), least busy first. Returns an
+ * array of Candidate. */
+static gboolean
+resolve (const gchar * device_string, GstAvhwBackend ** backend_out,
+    GArray ** order_out, GError ** error)
 {
   gchar *name = NULL;
   gint index;
@@ -180,7 +249,7 @@ gst_avhw_device_resolve (const gchar * device_string,
       n = gst_avhw_backend_get_n_devices (l->data, &reason);
       if (n > 0) {
         *backend_out = gst_object_ref (l->data);
-        *index_out = 0;
+        *order_out = order_by_load (l->data, n);
         g_free (reason);
         g_list_free_full (list, gst_object_unref);
         g_string_free (why, TRUE);
@@ -204,10 +273,8 @@ gst_avhw_device_resolve (const gchar * device_string,
     g_free (name);
     return FALSE;
   }
-  if (index < 0)
-    index = 0;
   n = gst_avhw_backend_get_n_devices (backend, &reason);
-  if ((guint) index >= n) {
+  if (n == 0 || (index >= 0 && (guint) index >= n)) {
     if (n == 0)
       g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NO_DEVICE,
           "device \"%s\": backend %s has no device (%s)", device_string,
@@ -228,8 +295,81 @@ gst_avhw_device_resolve (const gchar * device_string,
   g_free (reason);
   g_free (name);
   *backend_out = backend;
-  *index_out = index;
+  if (index >= 0) {
+    Candidate c = { index, 0 };
+
+    *order_out = g_array_sized_new (FALSE, FALSE, sizeof (Candidate), 1);
+    g_array_append_val (*order_out, c);
+  } else {
+    *order_out = order_by_load (backend, n);
+  }
   return TRUE;
+}
+
+/* Opens @device_string with @open: the pinned device, or the least busy
+ * device of the backend that opens. A device that fails to open is skipped
+ * with a warning while others are left; with one candidate its error is
+ * returned as it is. */
+GstAvhwDevice *
+gst_avhw_device_place (const gchar * device_string,
+    GstAvhwDeviceOpenFunc open, gpointer user_data, GError ** error)
+{
+  GstAvhwBackend *backend = NULL;
+  GArray *order = NULL;
+  GstAvhwDevice *device = NULL;
+  GString *why = NULL;
+  const gchar *bname;
+  guint i;
+
+  if (!resolve (device_string, &backend, &order, error))
+    return NULL;
+  bname = gst_avhw_backend_get_name (backend);
+  for (i = 0; i < order->len && !device; i++) {
+    const Candidate *c = &g_array_index (order, Candidate, i);
+    GError *err = NULL;
+
+    device = open (backend, c->index, user_data, &err);
+    if (device) {
+      if (order->len > 1)
+        GST_INFO ("device \"%s\": placed on %s:%u (%u active)",
+            device_string ? device_string : GST_AVHW_DEVICE_AUTO, bname,
+            c->index, c->load);
+      break;
+    }
+    if (order->len == 1) {
+      g_propagate_error (error, err);
+      break;
+    }
+    GST_WARNING ("device \"%s\": %s:%u failed to open, %s: %s",
+        device_string ? device_string : GST_AVHW_DEVICE_AUTO, bname,
+        c->index, i + 1 < order->len ? "trying the next least busy device" :
+        "no device left to try", err ? err->message : "unknown error");
+    if (!why)
+      why = g_string_new (NULL);
+    g_string_append_printf (why, "%s%s:%u: %s", why->len ? "; " : "", bname,
+        c->index, err ? err->message : "unknown error");
+    g_clear_error (&err);
+  }
+  if (!device && why)
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "device \"%s\": none of the %u %s devices could be opened (%s)",
+        device_string ? device_string : GST_AVHW_DEVICE_AUTO, order->len,
+        bname, why->str);
+  if (why)
+    g_string_free (why, TRUE);
+  g_array_unref (order);
+  gst_object_unref (backend);
+  return device;
+}
+
+static GstAvhwDevice *
+open_new (GstAvhwBackend * backend, guint index, gpointer user_data,
+    GError ** error)
+{
+  AVBufferRef *ref = gst_avhw_backend_open_device (backend, index,
+      (const GstStructure *) user_data, error);
+
+  return ref ? gst_avhw_device_new_internal (backend, index, ref, FALSE) : NULL;
 }
 
 /**
@@ -240,7 +380,8 @@ gst_avhw_device_resolve (const gchar * device_string,
  * @error: return location for a #GError
  *
  * Opens a new device context every time, bypassing the cache. Most callers
- * want gst_avhw_device_open().
+ * want gst_avhw_device_open(). For `auto` and `NAME` the device is chosen by
+ * load, as described above.
  *
  * Returns: (transfer full) (nullable): a new device, or %NULL with @error
  */
@@ -248,18 +389,8 @@ GstAvhwDevice *
 gst_avhw_device_open_uncached (const gchar * device_string,
     const GstStructure * options, GError ** error)
 {
-  GstAvhwBackend *backend = NULL;
-  GstAvhwDevice *device;
-  AVBufferRef *ref;
-  guint index;
-
-  if (!gst_avhw_device_resolve (device_string, &backend, &index, error))
-    return NULL;
-  ref = gst_avhw_backend_open_device (backend, index, options, error);
-  device = ref ? gst_avhw_device_new_internal (backend, index, ref, FALSE) :
-      NULL;
-  gst_object_unref (backend);
-  return device;
+  return gst_avhw_device_place (device_string, open_new, (gpointer) options,
+      error);
 }
 
 /**
@@ -383,6 +514,105 @@ gst_avhw_device_matches (GstAvhwDevice * device, const gchar * device_string)
       && (index < 0 || (guint) index == device->index));
   g_free (name);
   return ret;
+}
+
+static const gchar *
+load_key (GstAvhwDevice * device)
+{
+  return GST_OBJECT_NAME (device);
+}
+
+/**
+ * gst_avhw_device_acquire_session:
+ * @device: a #GstAvhwDevice
+ *
+ * Counts one more active session on @device's hardware device (every
+ * #GstAvhwDevice of the same backend and index counts together; a wrapped
+ * device counts on its own). avhwdec and avhwenc hold one from READY→PAUSED
+ * to PAUSED→READY, whether they then decode or encode in hardware or in
+ * software: from the moment gst_element_set_state() returns for a pipeline
+ * going to PAUSED or PLAYING, so pipelines started one after another see
+ * each other's load. avhwupload and avhwdownload hold none. Applications
+ * that run sessions of their own on a device may call it so that placement
+ * sees them. Pair every call with gst_avhw_device_release_session().
+ */
+void
+gst_avhw_device_acquire_session (GstAvhwDevice * device)
+{
+  guint n;
+
+  g_return_if_fail (GST_IS_AVHW_DEVICE (device));
+  g_mutex_lock (&load_lock);
+  if (!loads)
+    loads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  n = GPOINTER_TO_UINT (g_hash_table_lookup (loads, load_key (device))) + 1;
+  g_hash_table_insert (loads, g_strdup (load_key (device)),
+      GUINT_TO_POINTER (n));
+  g_mutex_unlock (&load_lock);
+  GST_DEBUG_OBJECT (device, "session acquired, %u active", n);
+}
+
+/**
+ * gst_avhw_device_release_session:
+ * @device: a #GstAvhwDevice
+ *
+ * Ends a session counted by gst_avhw_device_acquire_session().
+ */
+void
+gst_avhw_device_release_session (GstAvhwDevice * device)
+{
+  guint n = 0;
+
+  g_return_if_fail (GST_IS_AVHW_DEVICE (device));
+  g_mutex_lock (&load_lock);
+  if (loads)
+    n = GPOINTER_TO_UINT (g_hash_table_lookup (loads, load_key (device)));
+  if (n > 1)
+    g_hash_table_insert (loads, g_strdup (load_key (device)),
+        GUINT_TO_POINTER (n - 1));
+  else if (n == 1)
+    g_hash_table_remove (loads, load_key (device));
+  g_mutex_unlock (&load_lock);
+  g_return_if_fail (n > 0);
+  GST_DEBUG_OBJECT (device, "session released, %u active", n - 1);
+}
+
+/**
+ * gst_avhw_device_get_n_active:
+ * @device: a #GstAvhwDevice
+ *
+ * Returns: how many sessions (avhw decoders and encoders past READY, see
+ *   gst_avhw_device_acquire_session()) this process runs on @device's
+ *   hardware device now
+ */
+guint
+gst_avhw_device_get_n_active (GstAvhwDevice * device)
+{
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), 0);
+  return n_active_by_name (load_key (device));
+}
+
+/**
+ * gst_avhw_backend_get_n_active:
+ * @backend: a #GstAvhwBackend
+ * @index: a device index of @backend
+ *
+ * Like gst_avhw_device_get_n_active() for device @index of @backend,
+ * without opening it: what placement compares.
+ *
+ * Returns: the active sessions on that device in this process
+ */
+guint
+gst_avhw_backend_get_n_active (GstAvhwBackend * backend, guint index)
+{
+  gchar *name;
+  guint n;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
+  name = g_strdup_printf ("%s:%u", gst_avhw_backend_get_name (backend), index);
+  n = n_active_by_name (name);
+  g_free (name);
+  return n;
 }
 
 /**

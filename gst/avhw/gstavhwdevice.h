@@ -16,8 +16,10 @@ G_DECLARE_FINAL_TYPE (GstAvhwDevice, gst_avhw_device, GST, AVHW_DEVICE,
 /**
  * GST_AVHW_DEVICE_AUTO:
  *
- * The device string that picks the best device present: the first device
- * of the highest-ranked backend that has one.
+ * The device string that picks the best device present: of the
+ * highest-ranked backend that has a device, its device with the fewest
+ * active sessions in this process (see gst_avhw_device_acquire_session()),
+ * ties to the lowest index.
  */
 #define GST_AVHW_DEVICE_AUTO "auto"
 
@@ -55,6 +57,18 @@ gboolean gst_avhw_device_matches (GstAvhwDevice * device,
 
 GST_AVHW_API
 AVBufferRef * gst_avhw_device_get_device_ctx (GstAvhwDevice * device);
+
+GST_AVHW_API
+void gst_avhw_device_acquire_session (GstAvhwDevice * device);
+
+GST_AVHW_API
+void gst_avhw_device_release_session (GstAvhwDevice * device);
+
+GST_AVHW_API
+guint gst_avhw_device_get_n_active (GstAvhwDevice * device);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_n_active (GstAvhwBackend * backend, guint index);
 
 GST_AVHW_API
 GstCapsFeatures * gst_avhw_device_get_caps_features (GstAvhwDevice * device);

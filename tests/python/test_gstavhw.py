@@ -53,6 +53,23 @@ class LibraryTest(unittest.TestCase):
         n_devices, n_frames, opens, _ = GstAvhw.cache_get_stats()
         self.assertEqual(n_devices, 1)
 
+    def test_sessions_and_clear_one_device(self):
+        # what placement reads, and per-device clearing, from Python
+        dev = GstAvhw.Device.open("auto", None)
+        backend = dev.get_backend()
+        self.assertEqual(dev.get_n_active(), 0)
+        dev.acquire_session()
+        self.assertEqual(dev.get_n_active(), 1)
+        self.assertEqual(backend.get_n_active(dev.get_index()), 1)
+        dev.release_session()
+        self.assertEqual(dev.get_n_active(), 0)
+        before, _, _, _ = GstAvhw.cache_get_stats()
+        GstAvhw.cache_clear_device(dev)
+        after, _, _, _ = GstAvhw.cache_get_stats()
+        self.assertEqual(after, before - 1)
+        again = GstAvhw.Device.open(dev.get_name(), None)
+        self.assertNotEqual(again.get_context_id(), dev.get_context_id())
+
     def test_unknown_backend_is_a_clear_error(self):
         with self.assertRaises(GLib.Error) as cm:
             GstAvhw.Device.open("nosuch:0", None)
