@@ -233,6 +233,9 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
   guint i;
 
   g_array_append_vals (all, scale_formats, G_N_ELEMENTS (scale_formats));
+  if (gst_caps_is_any (caps))
+    gst_caps_append_structure_full (res, gst_structure_new_empty
+        ("video/x-raw"), gst_caps_features_new_any ());
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
     GstAvhwBackend *b;
@@ -245,8 +248,16 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
       continue;
     }
     b = gst_avhw_scale_backend_for_caps (caps, i);
-    if (!b)
-      continue;                 /* system memory: not ours */
+    if (!b) {
+      /* System memory in: nothing can come out, but say (ANY) so that the
+       * element links and set_caps tells what to do instead of a bare
+       * "could not link". Asked from downstream, it is not offered. */
+      if (direction == GST_PAD_SINK)
+        res = gst_caps_merge_structure_full (res,
+            any_size (gst_caps_get_structure (caps, i), all, FALSE),
+            gst_caps_features_new_any ());
+      continue;
+    }
     if (!device || gst_avhw_device_get_backend (device) == b) {
       res = gst_caps_merge_structure_full (res,
           gst_structure_copy (gst_caps_get_structure (caps, i)),
@@ -459,7 +470,7 @@ gst_avhw_scale_needs_borders (const GstVideoInfo * in, const GstVideoInfo * out)
 typedef struct
 {
   GstAvhwBackend *backend;
-  gboolean system;              /* only structures in other memory */
+  gboolean system;              /* structures in other memory only */
   gboolean open;                /* some structure names no format */
   GArray *formats;
   gint width, height;           /* 0: not one fixed size */
@@ -472,18 +483,21 @@ side_init (Side * side, GstCaps * caps)
 
   memset (side, 0, sizeof (*side));
   side->formats = g_array_new (FALSE, FALSE, sizeof (GstVideoFormat));
-  side->system = caps && gst_caps_get_size (caps) > 0;
   side->width = side->height = -1;
   for (i = 0; caps && i < gst_caps_get_size (caps); i++) {
     const GstStructure *s = gst_caps_get_structure (caps, i);
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    GstAvhwBackend *b = gst_avhw_scale_backend_for_caps (caps, i);
+    GstAvhwBackend *b;
     gint w = 0, h = 0;
 
+    /* (ANY) memory says nothing either way */
     if (f && gst_caps_features_is_any (f))
-      side->system = FALSE;
-    if (!b)
       continue;
+    b = gst_avhw_scale_backend_for_caps (caps, i);
+    if (!b) {
+      side->system |= !side->backend;
+      continue;
+    }
     side->system = FALSE;
     if (!side->backend)
       side->backend = gst_object_ref (b);
