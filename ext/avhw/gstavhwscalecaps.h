@@ -20,14 +20,19 @@ gboolean gst_avhw_scale_converts (GstAvhwBackend * backend,
 gchar * gst_avhw_scale_list_outputs (GstAvhwBackend * backend,
     GstAvhwDevice * device, GstVideoFormat in);
 
+gboolean gst_avhw_scale_structure_formats (const GstStructure * s,
+    GArray * out);
+
 GstCaps * gst_avhw_scale_transform_caps (GstAvhwDevice * device,
     GstPadDirection direction, GstCaps * caps);
 
+/* gstavhwscalesize.c */
 GstCaps * gst_avhw_scale_fixate_caps (GstCaps * caps, GstCaps * othercaps);
 
 gboolean gst_avhw_scale_needs_borders (const GstVideoInfo * in,
     const GstVideoInfo * out);
 
+/* gstavhwscaleexplain.c */
 gchar * gst_avhw_scale_explain (GstAvhwDevice * device, GstCaps * in,
     GstCaps * out);
 
