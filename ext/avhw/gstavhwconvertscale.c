@@ -355,7 +355,7 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return FALSE;
   }
   if (gst_base_transform_is_passthrough (trans))
-    return TRUE;
+    goto done;
   GST_OBJECT_LOCK (self);
   method = self->method;
   add_borders = self->add_borders;
@@ -366,7 +366,7 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   /* With the device known, make the graph now, so that a filter refusing
    * these caps fails negotiation; else it is made on the first frame. */
   if (!DEVICE (self))
-    return TRUE;
+    goto done;
   frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
       gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (&self->in_info)),
       GST_VIDEO_INFO_WIDTH (&self->in_info),
@@ -385,6 +385,18 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     g_clear_error (&err);
     return FALSE;
   }
+done:
+  self->explained = FALSE;      /* a later caps change may fail anew */
+  return TRUE;
+}
+
+/* The filter allocates the output frames: no pool from downstream. */
+static gboolean
+gst_avhw_convert_scale_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
   return TRUE;
 }
 
@@ -637,6 +649,7 @@ gst_avhw_convert_scale_class_init (GstAvhwConvertScaleClass * klass)
   trans_class->fixate_caps = gst_avhw_convert_scale_fixate_caps;
   trans_class->query = gst_avhw_convert_scale_query;
   trans_class->set_caps = gst_avhw_convert_scale_set_caps;
+  trans_class->decide_allocation = gst_avhw_convert_scale_decide_allocation;
   trans_class->generate_output = gst_avhw_convert_scale_generate_output;
   trans_class->sink_event = gst_avhw_convert_scale_sink_event;
   trans_class->start = gst_avhw_convert_scale_start;
