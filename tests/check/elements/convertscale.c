@@ -15,6 +15,7 @@
 #endif
 
 #include <math.h>
+#include <libavfilter/avfilter.h>
 #include <gst/app/gstappsink.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -605,6 +606,12 @@ require (void)
   if (!filter_name || !filter_makes (GST_VIDEO_FORMAT_NV12,
           GST_VIDEO_FORMAT_NV12)) {
     g_print ("SKIP: %s has no scale filter that scales NV12\n", device_name);
+    exit (77);
+  }
+  if (!avfilter_get_by_name (filter_name)) {
+    /* a minimal FFmpeg (the GPU bundle's has scale_cuda only) */
+    g_print ("SKIP: this FFmpeg (libavfilter %s) has no %s filter\n",
+        AV_STRINGIFY (LIBAVFILTER_VERSION), filter_name);
     exit (77);
   }
   feature = g_strdup (gst_avhw_backend_get_caps_feature
