@@ -50,6 +50,9 @@ struct _GstAvhwConvertScale
   GstAvhwBackend *backend;      /* of the negotiated device memory */
   const gchar *method_args;
   GstAvhwScaleGraph *graph;
+  /* the graph was made in set_caps on a frames context of the cache, to
+   * check the caps: the first frame's own replaces it */
+  gconstpointer checked_frames;
   GQueue pending;               /* input buffers whose frames are in it */
   gboolean explained;           /* a negotiation error was posted */
 };
@@ -243,6 +246,7 @@ build_graph (GstAvhwConvertScale * self, AVBufferRef * in_frames,
         (&self->out_info)),
   };
 
+  self->checked_frames = NULL;
   self->graph = gst_avhw_scale_graph_new (&p, error);
   return self->graph != NULL;
 }
@@ -371,8 +375,8 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (&self->in_info)),
       GST_VIDEO_INFO_WIDTH (&self->in_info),
       GST_VIDEO_INFO_HEIGHT (&self->in_info), 0, &err);
-  if (frames)
-    build_graph (self, frames, &err);
+  if (frames && build_graph (self, frames, &err))
+    self->checked_frames = frames->data;
   av_buffer_unref (&frames);
   if (!self->graph) {
     refuse (self, g_strdup_printf ("Device %s cannot make %dx%d %s from "
@@ -444,6 +448,12 @@ push_input (GstAvhwConvertScale * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
   frame = av_frame_clone (gst_avhw_memory_get_frame (mem));
+  /* The graph takes its input's frames context from the first frame (a
+   * decoder's, or the cache's that upload uses: then the checked one). */
+  if (frame && self->checked_frames
+      && self->checked_frames != frame->hw_frames_ctx->data)
+    g_clear_pointer (&self->graph, gst_avhw_scale_graph_free);
+  self->checked_frames = NULL;
   if (frame && !self->graph)
     build_graph (self, frame->hw_frames_ctx, &err);
   if (frame && self->graph) {
