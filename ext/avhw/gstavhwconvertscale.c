@@ -281,7 +281,7 @@ refuse (GstAvhwConvertScale * self, gchar * msg, const gchar * debug)
 }
 
 /* Checks what set_caps needs beyond the caps transform: the filter, the
- * method, the borders, the range. */
+ * method, the borders, the fields, the range. */
 static gboolean
 check_conversion (GstAvhwConvertScale * self, GstAvhwScaleMethod method,
     gboolean add_borders)
@@ -330,6 +330,12 @@ check_conversion (GstAvhwConvertScale * self, GstAvhwScaleMethod method,
             GST_VIDEO_INFO_PAR_D (in), GST_VIDEO_INFO_WIDTH (out),
             GST_VIDEO_INFO_HEIGHT (out), GST_VIDEO_INFO_PAR_N (out),
             GST_VIDEO_INFO_PAR_D (out)), NULL);
+  if (GST_VIDEO_INFO_IS_INTERLACED (in)
+      && GST_VIDEO_INFO_HEIGHT (in) != GST_VIDEO_INFO_HEIGHT (out))
+    return refuse (self, g_strdup_printf ("%s on %s scales whole frames and "
+            "would mix the fields of this interlaced video; keep the height "
+            "(%d) or deinterlace first.", filter, name,
+            GST_VIDEO_INFO_HEIGHT (in)), NULL);
   if (GST_VIDEO_INFO_IS_RGB (in) && GST_VIDEO_INFO_IS_YUV (out)
       && out->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
     return refuse (self, g_strdup ("avhwconvertscale makes limited-range "

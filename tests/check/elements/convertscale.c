@@ -486,6 +486,27 @@ GST_START_TEST (test_add_borders)
 
 GST_END_TEST;
 
+/* Interlaced input keeps its height (the filters scale whole frames). */
+GST_START_TEST (test_interlaced)
+{
+  const gchar *in = "video/x-raw,format=NV12,width=640,height=360,"
+      "interlace-mode=interleaved";
+  gchar *dd = device_desc (in, "", "width=320,height=360");
+  gchar *e;
+  Result r;
+
+  run (dd, &r);
+  fail_unless (r.error == NULL, "%s", r.error);
+  fail_unless_equals_int (r.buffers->len, N_FRAMES);
+  result_clear (&r);
+  g_free (dd);
+  e = expect_error (in, "", "width=320,height=180");
+  fail_unless (strstr (e, "mix the fields") != NULL, "%s", e);
+  g_free (e);
+}
+
+GST_END_TEST;
+
 /* New input caps mid-stream rebuild the filter graph; flushing and EOS
  * leave nothing behind. */
 GST_START_TEST (test_renegotiate_and_flush)
@@ -637,6 +658,7 @@ convertscale_suite (void)
   tcase_add_test (tc, test_refused_conversion);
   tcase_add_test (tc, test_refused_method);
   tcase_add_test (tc, test_add_borders);
+  tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_renegotiate_and_flush);
   tcase_add_test (tc, test_no_scale_filter);
   return s;
