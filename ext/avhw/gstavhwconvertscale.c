@@ -501,6 +501,14 @@ pull_output (GstAvhwConvertScale * self, GstBuffer ** outbuf)
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }
+  if (!frame->hw_frames_ctx) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Scaling on %s failed.",
+            gst_avhw_device_get_name (DEVICE (self))),
+        ("%s gave a frame that is not a hardware frame",
+            gst_avhw_backend_get_scale_filter (self->backend)));
+    av_frame_free (&frame);
+    return GST_FLOW_ERROR;
+  }
   *outbuf = gst_avhw_buffer_new (DEVICE (self), frame, &self->out_info);
   in = g_queue_pop_head (&self->pending);
   if (in) {
