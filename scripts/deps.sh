@@ -9,7 +9,7 @@ pkgs=(
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-  libavcodec-dev libavutil-dev libavformat-dev ffmpeg x264 x265
+  libavcodec-dev libavutil-dev libavformat-dev libavfilter-dev ffmpeg x264 x265
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy
   libvulkan-dev mesa-vulkan-drivers vulkan-tools

@@ -1,6 +1,6 @@
-/* gst-avhw-info: the installed backends, their devices, and what each
- * decodes and encodes in hardware; which backend `auto` takes, and with
- * --device where a device string goes.
+/* gst-avhw-info: the installed backends, their devices, what each decodes
+ * and encodes in hardware, and the filter that scales on it; which backend
+ * `auto` takes, and with --device where a device string goes.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -8,6 +8,7 @@
 #endif
 
 #include <stdlib.h>
+#include <libavfilter/avfilter.h>
 #include <libavutil/pixdesc.h>
 #include <gst/avhw/gstavhw.h>
 
@@ -58,6 +59,36 @@ print_codecs (GstAvhwBackend * backend, guint index, gboolean encoders)
   g_string_free (s, TRUE);
 }
 
+/* The backend's scale filter for avhwconvertscale, and its methods. */
+static void
+print_scale (GstAvhwBackend * backend)
+{
+  const gchar *filter = gst_avhw_backend_get_scale_filter (backend);
+  GEnumClass *klass;
+  GString *s;
+  guint i;
+
+  if (!filter) {
+    g_print ("      scale (avhwconvertscale): none, the backend names no "
+        "FFmpeg scale filter\n");
+    return;
+  }
+  if (!avfilter_get_by_name (filter)) {
+    g_print ("      scale (avhwconvertscale): %s is not in this FFmpeg "
+        "(libavfilter %s)\n", filter, AV_STRINGIFY (LIBAVFILTER_VERSION));
+    return;
+  }
+  klass = g_type_class_ref (GST_TYPE_AVHW_SCALE_METHOD);
+  s = g_string_new (NULL);
+  for (i = 0; i < klass->n_values; i++)
+    if (gst_avhw_backend_get_scale_method_args (backend,
+            klass->values[i].value))
+      g_string_append_printf (s, " %s", klass->values[i].value_nick);
+  g_print ("      scale (avhwconvertscale): %s; methods:%s\n", filter, s->str);
+  g_string_free (s, TRUE);
+  g_type_class_unref (klass);
+}
+
 static gboolean
 print_device (GstAvhwBackend * backend, guint index)
 {
@@ -98,6 +129,7 @@ print_device (GstAvhwBackend * backend, guint index)
   }
   print_codecs (backend, index, FALSE);
   print_codecs (backend, index, TRUE);
+  print_scale (backend);
   g_free (str);
   return TRUE;
 }

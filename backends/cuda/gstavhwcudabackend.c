@@ -436,6 +436,8 @@ gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
   cuda_transfer_class_init (bclass);
   /* What each GPU's NVDEC decodes (cuvidGetDecoderCaps). */
   cuda_caps_class_init (bclass);
+  /* scale_cuda for avhwconvertscale. */
+  cuda_scale_class_init (bclass);
 #ifdef HAVE_GST_CUDA
   /* gst.cuda.context: one CUcontext with GStreamer's CUDA elements. */
   cuda_interop_class_init (bclass);

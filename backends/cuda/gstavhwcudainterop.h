@@ -73,6 +73,10 @@ GstCudaContext * cuda_interop_get_gst_context (GstAvhwDevice * device);
 G_GNUC_INTERNAL
 void cuda_caps_class_init (GstAvhwBackendClass * bclass);
 
+/* From gstavhwcudascale.c: scale_filter = scale_cuda and what it makes. */
+G_GNUC_INTERNAL
+void cuda_scale_class_init (GstAvhwBackendClass * bclass);
+
 /* From gstavhwcudamemory.c: sets the foreign-memory vfuncs
  * (memory:CUDAMemory) on @bclass. */
 G_GNUC_INTERNAL

@@ -142,6 +142,8 @@ gst_avhw_opencl_backend_class_init (GstAvhwOpenclBackendClass * klass)
   bclass->get_n_devices = cl_get_n_devices;
   bclass->get_device_description = cl_get_device_description;
   bclass->get_device_string = cl_get_device_string;
+  /* No scale_filter: FFmpeg has no scale_opencl (5.1 to 7.1), so
+   * avhwconvertscale says these devices do not scale. */
 }
 
 static void

@@ -486,6 +486,29 @@ va_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
 }
 #endif /* HAVE_GST_VA */
 
+/* scale_vaapi converts with the driver's video processing: to any format
+ * the device's frames hold (FFmpeg checks the output against the frames
+ * constraints), from any it holds. Untested here: no VA device. */
+static void
+va_get_scale_formats (GstAvhwBackend * backend, AVBufferRef * device_ctx,
+    enum AVPixelFormat in_format, GArray * out_formats)
+{
+  GArray *held;
+  gint f = in_format, o;
+  guint i;
+
+  g_array_append_val (out_formats, f);
+  if (!device_ctx)
+    return;
+  held = gst_avhw_backend_get_sw_formats (backend, device_ctx);
+  for (i = 0; i < held->len; i++) {
+    o = g_array_index (held, gint, i);
+    if (o != f)
+      g_array_append_val (out_formats, o);
+  }
+  g_array_unref (held);
+}
+
 static void
 gst_avhw_vaapi_backend_class_init (GstAvhwVaapiBackendClass * klass)
 {
@@ -509,6 +532,10 @@ gst_avhw_vaapi_backend_class_init (GstAvhwVaapiBackendClass * klass)
   /* The default open_device: av_hwdevice_ctx_create() on the node. */
   bclass->get_device_string = va_get_device_string;
   bclass->wrap_device = va_wrap_device;
+  /* Its default interpolation is the driver's high-quality mode; the
+   * methods by name are not offered (the default get_scale_method_args). */
+  bclass->scale_filter = "scale_vaapi";
+  bclass->get_scale_formats = va_get_scale_formats;
 #ifdef HAVE_GST_VA
   va_own_quark = g_quark_from_static_string ("avhw-vaapi-own-display");
   va_display_quark = g_quark_from_static_string ("avhw-vaapi-gst-display");

@@ -249,6 +249,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->download = vk_download;
   bclass->get_sw_formats = vk_get_sw_formats;
   vk_caps_class_init (bclass);
+  vk_scale_class_init (bclass);
   /* The default open_device passes the index, which FFmpeg's vulkan
    * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
 #ifdef HAVE_GST_VULKAN

@@ -37,6 +37,11 @@ VkResult vk_instance_new (VkInstance * instance);
 G_GNUC_INTERNAL
 void vk_caps_class_init (GstAvhwBackendClass * bclass);
 
+/* From gstavhwvulkanscale.c: scale_filter = scale_vulkan and what it
+ * makes. */
+G_GNUC_INTERNAL
+void vk_scale_class_init (GstAvhwBackendClass * bclass);
+
 /* From gstavhwvulkanoddsize.c: FALSE, with @error naming the problem, when
  * this FFmpeg's vulkan transfers between @hw_frame and @sw_frame lose the
  * last chroma row (a 3-plane 4:2:0 frame of odd height). Call with

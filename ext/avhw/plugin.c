@@ -7,6 +7,7 @@
 
 #include "gstavhwupload.h"
 #include "gstavhwdownload.h"
+#include "gstavhwconvertscale.h"
 #include "gstavhwdec.h"
 #include "gstavhwenc.h"
 
@@ -17,6 +18,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (avhwupload, plugin);
   ret |= GST_ELEMENT_REGISTER (avhwdownload, plugin);
+  ret |= GST_ELEMENT_REGISTER (avhwconvertscale, plugin);
   ret |= GST_ELEMENT_REGISTER (avhwdec, plugin);
   ret |= GST_ELEMENT_REGISTER (avhwenc, plugin);
   return ret;

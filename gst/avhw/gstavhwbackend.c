@@ -28,6 +28,27 @@ GST_DEBUG_CATEGORY_STATIC (avhw_backend_debug);
 
 G_DEFINE_ABSTRACT_TYPE (GstAvhwBackend, gst_avhw_backend, GST_TYPE_OBJECT);
 
+GType
+gst_avhw_scale_method_get_type (void)
+{
+  static gsize id = 0;
+  static const GEnumValue values[] = {
+    {GST_AVHW_SCALE_METHOD_DEFAULT, "The scale filter's own default",
+        "default"},
+    {GST_AVHW_SCALE_METHOD_NEAREST, "Nearest neighbour", "nearest-neighbour"},
+    {GST_AVHW_SCALE_METHOD_BILINEAR, "Bilinear", "bilinear"},
+    {GST_AVHW_SCALE_METHOD_BICUBIC, "Bicubic", "bicubic"},
+    {GST_AVHW_SCALE_METHOD_LANCZOS, "Lanczos", "lanczos"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&id)) {
+    GType t = g_enum_register_static ("GstAvhwScaleMethod", values);
+    g_once_init_leave (&id, t);
+  }
+  return id;
+}
+
 static gchar *
 default_get_device_string (GstAvhwBackend * backend, guint index)
 {
@@ -251,6 +272,22 @@ default_get_sw_formats (GstAvhwBackend * backend, AVBufferRef * device_ctx)
   }
   av_hwframe_constraints_free (&c);
   return arr;
+}
+
+static void
+default_get_scale_formats (GstAvhwBackend * backend, AVBufferRef * device_ctx,
+    enum AVPixelFormat in_format, GArray * out_formats)
+{
+  gint f = in_format;
+
+  g_array_append_val (out_formats, f);
+}
+
+static const gchar *
+default_get_scale_method_args (GstAvhwBackend * backend,
+    GstAvhwScaleMethod method)
+{
+  return method == GST_AVHW_SCALE_METHOD_DEFAULT ? "" : NULL;
 }
 
 static void
@@ -801,4 +838,69 @@ gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
     return NULL;
   return klass->wrap_foreign_buffer (backend, device, buffer, info,
       frames_ctx, error);
+}
+
+/**
+ * gst_avhw_backend_get_scale_filter:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none) (nullable): FFmpeg's name of the filter that
+ *   scales and converts the backend's frames on the device, or %NULL when
+ *   the backend names none
+ */
+const gchar *
+gst_avhw_backend_get_scale_filter (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->scale_filter;
+}
+
+/**
+ * gst_avhw_backend_get_scale_formats: (skip)
+ * @backend: a #GstAvhwBackend
+ * @device_ctx: an open device context of this backend
+ * @in_format: the software format of the input frames
+ *
+ * Returns: (transfer full): the `enum AVPixelFormat` (as gint) software
+ *   formats the backend's scale filter makes from @in_format frames, as the
+ *   backend says (empty when it names no filter); the caller keeps those
+ *   the device holds
+ */
+GArray *
+gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx, enum AVPixelFormat in_format)
+{
+  GstAvhwBackendClass *klass;
+  GArray *arr = g_array_new (FALSE, FALSE, sizeof (gint));
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), arr);
+  klass = KLASS (backend);
+  if (!klass->scale_filter || in_format == AV_PIX_FMT_NONE)
+    return arr;
+  (klass->get_scale_formats ? klass->get_scale_formats :
+      default_get_scale_formats) (backend, device_ctx, in_format, arr);
+  return arr;
+}
+
+/**
+ * gst_avhw_backend_get_scale_method_args:
+ * @backend: a #GstAvhwBackend
+ * @method: an interpolation
+ *
+ * Returns: (transfer none) (nullable): the scale filter's options for
+ *   @method ("" for its default), or %NULL when it has no such
+ *   interpolation or the backend names no filter
+ */
+const gchar *
+gst_avhw_backend_get_scale_method_args (GstAvhwBackend * backend,
+    GstAvhwScaleMethod method)
+{
+  GstAvhwBackendClass *klass;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  klass = KLASS (backend);
+  if (!klass->scale_filter)
+    return NULL;
+  return (klass->get_scale_method_args ? klass->get_scale_method_args :
+      default_get_scale_method_args) (backend, method);
 }

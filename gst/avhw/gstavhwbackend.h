@@ -15,6 +15,31 @@ G_BEGIN_DECLS
 typedef struct _GstAvhwDevice GstAvhwDevice;
 
 /**
+ * GstAvhwScaleMethod:
+ * @GST_AVHW_SCALE_METHOD_DEFAULT: the scale filter's own default
+ * @GST_AVHW_SCALE_METHOD_NEAREST: nearest neighbour
+ * @GST_AVHW_SCALE_METHOD_BILINEAR: bilinear
+ * @GST_AVHW_SCALE_METHOD_BICUBIC: bicubic
+ * @GST_AVHW_SCALE_METHOD_LANCZOS: Lanczos
+ *
+ * How a backend's scale filter interpolates (avhwconvertscale's `method`);
+ * #GstAvhwBackendClass.get_scale_method_args maps it to the filter's own
+ * option.
+ */
+typedef enum
+{
+  GST_AVHW_SCALE_METHOD_DEFAULT,
+  GST_AVHW_SCALE_METHOD_NEAREST,
+  GST_AVHW_SCALE_METHOD_BILINEAR,
+  GST_AVHW_SCALE_METHOD_BICUBIC,
+  GST_AVHW_SCALE_METHOD_LANCZOS,
+} GstAvhwScaleMethod;
+
+#define GST_TYPE_AVHW_SCALE_METHOD (gst_avhw_scale_method_get_type ())
+GST_AVHW_API
+GType gst_avhw_scale_method_get_type (void);
+
+/**
  * GST_AVHW_BACKEND_CONTRACT_VERSION:
  *
  * The version of the backend contract this library speaks. A backend stores
@@ -112,6 +137,22 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   then copies with @import_foreign_buffer); %NULL with @error on failure.
  *   Optional (added after contract version 1 in a reserved slot; %NULL in
  *   backends built before).
+ * @scale_filter: FFmpeg's name of the libavfilter filter that scales and
+ *   converts this backend's hardware frames on the device ("scale_cuda",
+ *   "scale_vulkan", a vendor's own), looked up at run time with
+ *   avfilter_get_by_name(). It must take the options `w`, `h` and `format`
+ *   (an output software format name). Optional; %NULL: the backend's
+ *   devices do not scale, and avhwconvertscale says so. (Added after
+ *   contract version 1 in a reserved slot, like the two below.)
+ * @get_scale_formats: adds to @out_formats (`enum AVPixelFormat` as gint)
+ *   the software formats @scale_filter makes from frames of @in_format on
+ *   the device @device_ctx, @in_format itself included where the filter
+ *   scales it; none when it does not take @in_format. Optional; the
+ *   default is @in_format alone (scaling without conversion).
+ * @get_scale_method_args: the @scale_filter options ("interp_algo=bicubic")
+ *   that select @method, "" for the filter's default, %NULL when the filter
+ *   cannot scale that way. Optional; the default accepts
+ *   %GST_AVHW_SCALE_METHOD_DEFAULT only.
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -172,8 +213,15 @@ struct _GstAvhwBackendClass
       GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
       AVBufferRef * frames_ctx, GError ** error);
 
+  const gchar *scale_filter;
+  void (*get_scale_formats) (GstAvhwBackend * backend,
+      AVBufferRef * device_ctx, enum AVPixelFormat in_format,
+      GArray * out_formats);
+  const gchar *(*get_scale_method_args) (GstAvhwBackend * backend,
+      GstAvhwScaleMethod method);
+
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 1];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 4];
 };
 
 /**
@@ -284,6 +332,17 @@ GST_AVHW_API
 gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
     AVFrame * dst, GError ** error);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_scale_filter (GstAvhwBackend * backend);
+
+GST_AVHW_API
+GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx, enum AVPixelFormat in_format);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_scale_method_args (GstAvhwBackend * backend,
+    GstAvhwScaleMethod method);
 
 GST_AVHW_API
 AVFrame * gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,

@@ -1,6 +1,7 @@
 /* gst-avhw tests: nothing leaks after pipelines end and the cache is cleared
  *
- * Decodes and uploads/downloads a few frames through every backend present,
+ * Decodes, uploads/downloads and scales (avhwconvertscale, where the
+ * backend names a scale filter) a few frames through every backend present,
  * three times, clears the cache, then asks the leaks tracer (run with
  * GST_TRACERS=leaks; meson does) what is still alive: a buffer, memory,
  * device, pool or any other GstObject fails the test. tests/check/valgrind-leaks.sh runs
@@ -99,7 +100,7 @@ main (int argc, char **argv)
   backends = gst_avhw_backend_list ();
   for (l = backends; l; l = l->next) {
     const gchar *name = gst_avhw_backend_get_name (l->data);
-    gchar *dec, *updown;
+    gchar *dec, *updown, *scale;
 
     if (gst_avhw_backend_get_n_devices (l->data, NULL) == 0)
       continue;
@@ -114,10 +115,19 @@ main (int argc, char **argv)
     updown = g_strdup_printf ("videotestsrc num-buffers=8 ! "
         "video/x-raw,format=I420,width=96,height=64 ! avhwupload device=%s ! "
         "avhwdownload ! fakesink", name);
+    /* avhwconvertscale where the backend names a scale filter: a filter
+     * graph and its output frames per pipeline */
+    scale = gst_avhw_backend_get_scale_filter (l->data) ?
+        g_strdup_printf ("videotestsrc num-buffers=8 ! "
+        "video/x-raw,format=NV12,width=96,height=64 ! avhwupload device=%s ! "
+        "avhwconvertscale ! video/x-raw(%s),width=48,height=32 ! "
+        "avhwdownload ! fakesink", name,
+        gst_avhw_backend_get_caps_feature (l->data)) : NULL;
     for (i = 0; i < 3 && ok; i++)
-      ok = run (dec) && run (updown);
+      ok = run (dec) && run (updown) && (!scale || run (scale));
     g_free (dec);
     g_free (updown);
+    g_free (scale);
     ran++;
   }
   g_list_free_full (backends, gst_object_unref);

@@ -290,6 +290,70 @@ def _():
                  "next": r"ffmpeg -encoders"}
 
 
+@case("convertscale-refused-conversion")
+def _():
+    from docs_common import device_status
+    if device_status("vulkan")[0] != "ok":
+        raise Skip("no vulkan device")
+    obs = first_error("videotestsrc num-buffers=2 ! "
+                      "video/x-raw,format=NV12,width=320,height=240 ! "
+                      "avhwupload device=vulkan ! avhwconvertscale ! "
+                      "video/x-raw(memory:AVHWVulkan),format=RGBA,width=160,"
+                      "height=120 ! avhwdownload ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": "vulkan:0",
+                 "next": ["cannot make RGBA from NV12", "it makes NV12"]}
+
+
+@case("convertscale-no-filter")
+def _():
+    from docs_common import device_status
+    if device_status("opencl")[0] != "ok":
+        raise Skip("no opencl device")
+    obs = first_error("videotestsrc num-buffers=2 ! "
+                      "video/x-raw,format=I420,width=320,height=240 ! "
+                      "avhwupload device=opencl ! avhwconvertscale ! "
+                      "video/x-raw(memory:AVHWOpenCL),width=160,height=120 ! "
+                      "avhwdownload ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": "opencl:0",
+                 "next": ["names no FFmpeg scale filter",
+                          "avhwdownload ! videoconvertscale ! avhwupload"]}
+
+
+@case("convertscale-method")
+def _():
+    dev = present_device(prefer=("vulkan",))
+    if not dev.startswith("vulkan"):
+        raise Skip("no vulkan device")
+    obs = first_error("videotestsrc num-buffers=2 ! "
+                      "video/x-raw,format=NV12,width=320,height=240 ! "
+                      "avhwupload device=vulkan ! avhwconvertscale "
+                      "method=lanczos ! video/x-raw(memory:AVHWVulkan),"
+                      "width=160,height=120 ! avhwdownload ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": dev,
+                 "next": r"set method to one it has: default, "
+                         r"nearest-neighbour, bilinear"}
+
+
+@case("convertscale-system-memory-in")
+def _():
+    obs = first_error("videotestsrc num-buffers=2 ! "
+                      "video/x-raw,format=NV12,width=320,height=240 ! "
+                      "avhwconvertscale ! avhwdownload ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": None,
+                 "next": r"avhwupload before it"}
+
+
+@case("convertscale-system-memory-out")
+def _():
+    dev = present_device(prefer=("vulkan",))
+    obs = first_error("videotestsrc num-buffers=2 ! "
+                      "video/x-raw,format=I420,width=320,height=240 ! "
+                      f"avhwupload device={dev} ! avhwconvertscale ! "
+                      "video/x-raw,width=160,height=120 ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": None,
+                 "next": r"avhwdownload after it"}
+
+
 @case("python-open-unknown-backend")
 def _():
     from docs_common import backend_names

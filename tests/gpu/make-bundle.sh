@@ -100,7 +100,7 @@ if [ "$MODE" = in-d13 ]; then
         libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
         gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
         gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-        libavcodec-dev libavutil-dev libavformat-dev libffmpeg-nvenc-dev libvulkan-dev
+        libavcodec-dev libavutil-dev libavformat-dev libavfilter-dev libffmpeg-nvenc-dev libvulkan-dev
         libxkbcommon-dev libxkbcommon-x11-dev libva-dev libdrm-dev ocl-icd-opencl-dev"
     missing="" update=0
     for p in $pkgs; do

@@ -10,7 +10,8 @@
 #   check        the tests/check programs on the real GPU: libs_cuda,
 #                libs_contract (AVHW_BACKEND=cuda, vulkan, opencl), elements_context,
 #                elements_updown, elements_avhwdec, elements_foreign, elements_autoplug,
-#                libs_registry, libs_cache(-reuse-off)
+#                libs_registry, libs_cache(-reuse-off), elements_convertscale
+#                (AVHW_TEST_DEVICE=cuda: scale_cuda)
 #   conformance  tests/gpu/conformance-gst.sh over .gpu/media/MANIFEST.tsv through
 #                NVDEC (avhwdec device=cuda:0 fallback=false), then fallback=true
 #                for every stream that did not pass
@@ -151,6 +152,9 @@ if has check; then
     [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda_gpu" ] && run_check elements_interop_cuda_gpu "$GPUBUNDLE/bin/elements_interop_cuda_gpu" AVHW_TEST_HW=1
+    # avhwconvertscale with scale_cuda against videoconvertscale (the
+    # bundle's FFmpeg has scale_cuda, not scale_vulkan)
+    [ -x "$GPUBUNDLE/bin/elements_convertscale" ] && run_check elements_convertscale_cuda "$GPUBUNDLE/bin/elements_convertscale" AVHW_TEST_DEVICE=cuda
     echo; echo "check summary:"; printf '  %s\n' "${CHECK_RESULTS[@]}"
 fi
 

@@ -134,9 +134,14 @@ gst_avhw_example_backend_class_init (GstAvhwExampleBackendClass * klass)
   bclass->rank = GST_RANK_MARGINAL;
   bclass->get_n_devices = example_get_n_devices;
   bclass->get_decoders = example_get_decoders;
+  /* The libavfilter filter that scales these frames on the device, for
+   * avhwconvertscale; your fork: "scale_myhw". */
+  bclass->scale_filter = "scale_vulkan";
   /* Left to the library's defaults: open_device (av_hwdevice_ctx_create
    * with device string "N"), upload, download (av_hwframe_transfer_data),
-   * get_encoders (every encoder naming the device type). */
+   * get_encoders (every encoder naming the device type), get_scale_formats
+   * (each format scaled to itself, no conversion) and
+   * get_scale_method_args (the filter's default interpolation only). */
 }
 
 static void

@@ -14,6 +14,7 @@
 #    avhwupload device=example ! avhwdownload gives the same bytes (MD5) as
 #    videotestsrc alone; avhwdec device=example decodes H.264 to the same
 #    bytes as avdec_h264 (skipped, saying so, without x264enc/avdec_h264);
+#    avhwconvertscale scales on it through its scale_filter;
 #    the backend contract suite (tests/check/libs/contract.c, from the main
 #    build) passes with AVHW_BACKEND=example.
 #
@@ -102,6 +103,16 @@ ref=$(md5sum <"$tmp/ref.yuv" | cut -d' ' -f1)
 out=$(md5sum <"$tmp/out.yuv" | cut -d' ' -f1)
 echo "reference $ref, through the example device $out ($(stat -c %s "$tmp/out.yuv") bytes)"
 [ "$ref" = "$out" ] || fail "bytes differ after the example device"
+
+echo "== avhwconvertscale on the example device (its scale_filter)"
+half="video/x-raw(memory:AVHWExample),width=160,height=120"
+gst-launch-1.0 -q videotestsrc num-buffers=10 pattern=smpte ! "$caps" \
+  ! avhwupload device=example ! avhwconvertscale ! "$half" \
+  ! avhwdownload device=example ! filesink location="$tmp/half.yuv" \
+  >"$tmp/scale.log" 2>&1 || { tail -5 "$tmp/scale.log"; fail "avhwconvertscale on the example device failed"; }
+[ "$(stat -c %s "$tmp/half.yuv")" = $((160 * 120 * 3 / 2 * 10)) ] \
+  || fail "avhwconvertscale did not make ten 160x120 NV12 frames"
+echo "ten 160x120 NV12 frames scaled on the example device"
 
 echo "== avhwdec device=example"
 if gst-inspect-1.0 x264enc >/dev/null 2>&1 && gst-inspect-1.0 avdec_h264 >/dev/null 2>&1; then

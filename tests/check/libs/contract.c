@@ -7,6 +7,8 @@
 #include "config.h"
 #endif
 
+#include <libavutil/pixdesc.h>
+
 #include "../avhw-test-utils.h"
 
 static const gchar *backend_name;
@@ -176,6 +178,49 @@ GST_START_TEST (test_out_of_range_is_clear)
 
 GST_END_TEST;
 
+/* The scale contract: a backend that names a scale filter says what it
+ * makes from the formats its device holds (real pixel formats, scaling
+ * without conversion for at least one) and has its default method; one
+ * that names none offers nothing. */
+GST_START_TEST (test_scale_contract)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
+  GArray *held = gst_avhw_device_get_sw_formats (dev);
+  const gchar *filter = gst_avhw_backend_get_scale_filter (b);
+  guint i, j, scales = 0;
+
+  for (i = 0; i < held->len; i++) {
+    gint f = g_array_index (held, gint, i);
+    GArray *outs = gst_avhw_backend_get_scale_formats (b,
+        gst_avhw_device_get_device_ctx (dev), f);
+
+    if (!filter)
+      fail_unless_equals_int (outs->len, 0);
+    for (j = 0; j < outs->len; j++) {
+      gint o = g_array_index (outs, gint, j);
+      fail_unless (av_pix_fmt_desc_get (o) != NULL, "%s makes pixel format "
+          "%d from %s", filter, o, av_get_pix_fmt_name (f));
+      scales += o == f;
+    }
+    g_array_unref (outs);
+  }
+  g_array_unref (held);
+  if (filter) {
+    fail_unless (scales > 0, "%s scales none of the device's formats", filter);
+    fail_unless (gst_avhw_backend_get_scale_method_args (b,
+            GST_AVHW_SCALE_METHOD_DEFAULT) != NULL);
+  } else {
+    fail_unless (gst_avhw_backend_get_scale_method_args (b,
+            GST_AVHW_SCALE_METHOD_DEFAULT) == NULL);
+  }
+  g_print ("  %s: scale filter %s, scales %u of the device's formats\n",
+      backend_name, filter ? filter : "(none)", scales);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 static Suite *
 contract_suite (void)
 {
@@ -207,6 +252,7 @@ contract_suite (void)
   tcase_add_test (tc, test_transfer_round_trip);
   tcase_add_test (tc, test_copy_or_clear_error);
   tcase_add_test (tc, test_out_of_range_is_clear);
+  tcase_add_test (tc, test_scale_contract);
   return s;
 }
 
