@@ -120,6 +120,16 @@ fi
 
 # 1. the minimal FFmpeg (once per machine or chroot; needs deb-src for `apt-get source`)
 [ -x /opt/ffmin/bin/ffmpeg ] || bash "$SHARED/gpu/build-ffmpeg.sh"
+# FFmpeg 7.1's minimal libavfilter calls zlib (inflate*) without naming libz.so.1
+# as NEEDED: loaded by avhw's elements plugin alone it fails ("undefined symbol:
+# inflateEnd"). Name it, in this chroot's copy (shared/ stays untouched).
+AVF=$(readlink -f /opt/ffmin/lib/libavfilter.so 2>/dev/null || true)
+if [ -n "$AVF" ] && nm -D --undefined-only "$AVF" | grep -qw inflateEnd \
+        && ! readelf -d "$AVF" | grep -q 'libz\.so'; then
+    command -v patchelf > /dev/null || apt-get install -y -q --no-install-recommends patchelf zlib1g > /dev/null
+    patchelf --add-needed libz.so.1 "$AVF"
+    echo "make-bundle: $AVF now names libz.so.1 as NEEDED"
+fi
 
 # 2. this tree, installed into a stage
 # shellcheck disable=SC2086
