@@ -645,6 +645,35 @@ gst_avhw_backend_device_decodes (GstAvhwBackend * backend, guint index,
 }
 
 /**
+ * gst_avhw_backend_device_decodes_codec:
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec: FFmpeg's name of the codec ("h264", "hevc", "av1"...)
+ * @reason: (out) (optional) (transfer full) (nullable): why not
+ *
+ * gst_avhw_backend_device_decodes() for bindings, by codec name.
+ *
+ * Returns: whether device @index decodes @codec in hardware; %FALSE with
+ *   @reason for a name FFmpeg does not know
+ */
+gboolean
+gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend, guint index,
+    const gchar * codec, gchar ** reason)
+{
+  const AVCodecDescriptor *d;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  g_return_val_if_fail (codec != NULL, FALSE);
+  d = avcodec_descriptor_get_by_name (codec);
+  if (!d) {
+    if (reason)
+      *reason = g_strdup_printf ("FFmpeg knows no codec named \"%s\"", codec);
+    return FALSE;
+  }
+  return gst_avhw_backend_device_decodes (backend, index, d->id, reason);
+}
+
+/**
  * gst_avhw_backend_get_encoders: (skip)
  * @backend: a #GstAvhwBackend
  * @codec_id: the codec

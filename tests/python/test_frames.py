@@ -70,10 +70,19 @@ class Frames(unittest.TestCase):
                 "avhwdownload ! fakesink")
         GstAvhw.cache_clear()
         _, _, before, _ = GstAvhw.cache_get_stats()
+        _, hits0, misses0 = GstAvhw.cache_get_decoder_stats()
         for _ in range(5):
             run(desc)
         _, _, after, _ = GstAvhw.cache_get_stats()
         self.assertEqual(after - before, 1, "reuse on: one device context")
+        # the decoder too, unless the device decodes H.264 in hardware through
+        # FFmpeg's h264 hwaccel, which is never kept (docs/architecture.md)
+        kept, hits, misses = GstAvhw.cache_get_decoder_stats()
+        dev = GstAvhw.Device.open(None, None)
+        hw, _ = dev.get_backend().device_decodes_codec(dev.get_index(), "h264")
+        self.assertEqual((hits - hits0, misses - misses0), (0, 0) if hw else (4, 1),
+                         "decoder cache: hits and misses over five pipelines")
+        self.assertEqual(kept, 0 if hw else 1)
 
         GstAvhw.cache_set_reuse(False)
         try:

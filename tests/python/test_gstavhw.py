@@ -34,6 +34,15 @@ def run(pipeline):
 
 
 class LibraryTest(unittest.TestCase):
+    def test_device_decodes_codec(self):
+        dev = GstAvhw.Device.open(None, None)
+        backend, index = dev.get_backend(), dev.get_index()
+        ok, reason = backend.device_decodes_codec(index, "nosuchcodec")
+        self.assertFalse(ok)
+        self.assertIn("nosuchcodec", reason)
+        ok, reason = backend.device_decodes_codec(index, "h264")
+        self.assertTrue(ok or reason, "a no comes with its reason")
+
     def test_backends_listed(self):
         names = [b.get_name() for b in GstAvhw.Backend.list()]
         self.assertTrue(names, "no backend found on GST_PLUGIN_PATH")
