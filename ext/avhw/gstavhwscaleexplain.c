@@ -170,8 +170,9 @@ gst_avhw_scale_explain (GstAvhwDevice * device, GstCaps * in, GstCaps * out)
     x = join_formats (b.formats);
     y = join_formats (a.formats);
     z = describe_outputs (a.backend, device, a.formats);
-    msg = g_strdup_printf ("%s on %s cannot make %s from %s (%s); convert "
-        "before avhwupload with videoconvert, or ask for a format it makes.",
+    msg = g_strdup_printf ("%s on %s cannot make %s from %s (%s); ask for "
+        "a format it makes, or convert on the CPU (avhwdownload ! "
+        "videoconvert ! avhwupload).",
         gst_avhw_backend_get_scale_filter (a.backend), name, x, y, z);
     g_free (x);
     g_free (y);

@@ -301,7 +301,8 @@ def _():
                       "video/x-raw(memory:AVHWVulkan),format=RGBA,width=160,"
                       "height=120 ! avhwdownload ! fakesink")
     return obs, {"element": "avhwconvertscale0", "device": "vulkan:0",
-                 "next": ["cannot make RGBA from NV12", "it makes NV12"]}
+                 "next": ["cannot make RGBA from NV12", "it makes NV12",
+                          "avhwdownload ! videoconvert ! avhwupload"]}
 
 
 @case("convertscale-no-filter")
