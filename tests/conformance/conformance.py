@@ -569,20 +569,10 @@ def evaluate(entry, mdir, out, rc, killed, stderr, timeout):
 def run_one(entry, mdir, opts):
     file = entry['file']
     codec = entry.get('codec') or (file.split('/')[0] if '/' in file else '?')
-    path = os.path.join(mdir, file)
     t0 = time.monotonic()
-    if not os.path.exists(path):
-        return Result(file, codec, 'SKIP', 'file missing: ' + path, 0.0)
-    pix = entry.get('pix_fmt', '').strip()
-    robust = (any(m in entry.get('notes', '') for m in ROBUST_MARKERS)
-              or entry.get('ffmpeg_md5', '').strip().upper() in ('', 'NONE'))
-    fmt = PIX_FMT_TO_GST.get(pix)
-    if fmt is None:
-        if robust and not pix:
-            fmt = 'I420'
-        else:
-            return Result(file, codec, 'SKIP', 'no GStreamer format for pix_fmt "%s"' % pix, 0.0)
-    job = {'path': path, 'format': fmt, 'decoder': opts.decoder_desc, 'timeout': opts.timeout}
+    job, skipped = make_job(entry, mdir, opts)
+    if job is None:
+        return skipped
     cmd = [sys.executable, os.path.abspath(__file__), '--worker', json.dumps(job)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, text=True, errors='replace')
