@@ -72,3 +72,17 @@ gst_avhw_caps_with_features (GstCaps * caps, const gchar * features)
         gst_caps_features_new (features, NULL) : gst_caps_features_new_any ());
   return res;
 }
+
+/* transform_caps's last step: @caps (taken) narrowed to @filter, in the
+ * filter's order of preference; @caps itself without a filter. */
+GstCaps *
+gst_avhw_caps_apply_filter (GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *res;
+
+  if (!filter)
+    return caps;
+  res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return res;
+}

@@ -14,4 +14,6 @@ gboolean gst_avhw_caps_is_device_memory (GstCaps * caps);
 
 GstCaps * gst_avhw_caps_with_features (GstCaps * caps, const gchar * features);
 
+GstCaps * gst_avhw_caps_apply_filter (GstCaps * caps, GstCaps * filter);
+
 G_END_DECLS

@@ -23,6 +23,7 @@
 #endif
 
 #include "gstavhwconvertscale.h"
+#include "gstavhwcapsutils.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwscalecaps.h"
 #include "gstavhwscalegraph.h"
@@ -177,13 +178,7 @@ gst_avhw_convert_scale_transform_caps (GstBaseTransform * trans,
   GstCaps *res = gst_avhw_scale_transform_caps (DEVICE (trans), direction,
       caps);
 
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, res,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (res);
-    res = tmp;
-  }
+  res = gst_avhw_caps_apply_filter (res, filter);
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, res);
   return res;

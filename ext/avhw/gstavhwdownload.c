@@ -63,12 +63,7 @@ gst_avhw_download_transform_caps (GstBaseTransform * trans,
     res = gst_avhw_caps_with_features (caps,
         GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
   }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, res,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (res);
-    res = tmp;
-  }
+  res = gst_avhw_caps_apply_filter (res, filter);
   return res;
 }
 

@@ -109,12 +109,7 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
     if (foreign)
       res = gst_caps_merge (gst_avhw_caps_with_features (res, foreign), res);
   }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, res,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (res);
-    res = tmp;
-  }
+  res = gst_avhw_caps_apply_filter (res, filter);
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, res);
   return res;
