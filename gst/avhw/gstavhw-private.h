@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 G_GNUC_INTERNAL void gst_avhw_log_init (void);
 G_GNUC_INTERNAL void gst_avhw_cache_count_device_open (void);
 G_GNUC_INTERNAL void gst_avhw_codec_cache_clear (void);
+G_GNUC_INTERNAL GList *gst_avhw_lru_trim (GQueue * lru, guint limit,
+    gsize owner_offset);
 
 /* FFmpeg error code -> short text, in a caller-provided buffer. */
 #define GST_AVHW_ERR2STR(buf, err) \

@@ -430,29 +430,41 @@ gst_avhw_cache_get_reuse (void)
   return ret;
 }
 
-/* lock held; returns entries to free outside the lock. Each device context
- * keeps its frames_limit most recently used frames contexts. */
-static GList *
-trim_frames_locked (void)
+/* Takes out of @lru (most recently used first) every entry past the @limit
+ * most recent ones of its owner: the pointer at @owner_offset in the entry
+ * (its device). Returns them, to be freed outside the caller's lock. The
+ * frames cache and the decoder cache (gstavhwcodeccache.c) both keep their
+ * limits per device this way. */
+GList *
+gst_avhw_lru_trim (GQueue * lru, guint limit, gsize owner_offset)
 {
   GHashTable *kept = g_hash_table_new (NULL, NULL);
   GList *evicted = NULL, *l;
 
-  for (l = frames_lru.head; l;) {
+  for (l = lru->head; l;) {
     GList *next = l->next;
-    FramesEntry *e = l->data;
-    guint n = GPOINTER_TO_UINT (g_hash_table_lookup (kept, e->device));
+    gpointer owner = G_STRUCT_MEMBER (gpointer, l->data, owner_offset);
+    guint n = GPOINTER_TO_UINT (g_hash_table_lookup (kept, owner));
 
-    if (n >= frames_limit) {
-      g_queue_delete_link (&frames_lru, l);
-      evicted = g_list_prepend (evicted, e);
+    if (n >= limit) {
+      evicted = g_list_prepend (evicted, l->data);
+      g_queue_delete_link (lru, l);
     } else {
-      g_hash_table_insert (kept, e->device, GUINT_TO_POINTER (n + 1));
+      g_hash_table_insert (kept, owner, GUINT_TO_POINTER (n + 1));
     }
     l = next;
   }
   g_hash_table_unref (kept);
   return evicted;
+}
+
+/* lock held; returns entries to free outside the lock. Each device context
+ * keeps its frames_limit most recently used frames contexts. */
+static GList *
+trim_frames_locked (void)
+{
+  return gst_avhw_lru_trim (&frames_lru, frames_limit,
+      G_STRUCT_OFFSET (FramesEntry, device));
 }
 
 /**

@@ -41,7 +41,7 @@ GST_DEBUG_CATEGORY_STATIC (avhw_codec_cache_debug);
 typedef struct
 {
   GstAvhwDevice *device;
-  gchar *key;                   /* NULL: to be freed, not kept */
+  gchar *key;                   /* what the context was opened for */
   AVCodecContext *ctx;
 } Entry;
 
@@ -59,25 +59,11 @@ entry_free (Entry * e)
   g_free (e);
 }
 
-/* lock held: the entries of @device past the limit, to free outside it */
+/* lock held: the entries past each device's limit, to free outside it */
 static GList *
-trim_locked (GstAvhwDevice * device)
+trim_locked (void)
 {
-  GList *evicted = NULL, *l, *next;
-  guint n = 0;
-
-  for (l = lru.head; l; l = next) {
-    Entry *e = l->data;
-
-    next = l->next;
-    if (e->device != device)
-      continue;
-    if (++n > limit) {
-      g_queue_unlink (&lru, l);
-      evicted = g_list_concat (l, evicted);
-    }
-  }
-  return evicted;
+  return gst_avhw_lru_trim (&lru, limit, G_STRUCT_OFFSET (Entry, device));
 }
 
 /* lock held */
@@ -173,7 +159,7 @@ gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
   g_mutex_lock (&lock);
   ensure_init_locked ();
   g_queue_push_head (&lru, e);
-  evicted = trim_locked (device);
+  evicted = trim_locked ();
   g_mutex_unlock (&lock);
   if (evicted)
     GST_DEBUG ("%s: %u decoder(s) over the limit freed",
@@ -201,20 +187,12 @@ gst_avhw_codec_cache_clear (void)
 void
 gst_avhw_cache_set_decoders_limit (guint value)
 {
-  GList *evicted = NULL, *devices = NULL, *l;
+  GList *evicted;
 
   g_mutex_lock (&lock);
   limit = value;
-  for (l = lru.head; l; l = l->next) {
-    Entry *e = l->data;
-
-    if (!g_list_find (devices, e->device))
-      devices = g_list_prepend (devices, e->device);
-  }
-  for (l = devices; l; l = l->next)
-    evicted = g_list_concat (evicted, trim_locked (l->data));
+  evicted = trim_locked ();
   g_mutex_unlock (&lock);
-  g_list_free (devices);
   g_list_free_full (evicted, (GDestroyNotify) entry_free);
 }
 

@@ -272,6 +272,16 @@ GST_START_TEST (test_decoder_reuse)
       " hit(s)\n", hw_h264 ? "in hardware (not kept)" : "in software",
       hits1 - hits0);
 
+  fail_unless_equals_int (kept, hw_h264 ? 0 : 1);
+
+  /* a lower limit frees what is past it at once */
+  gst_avhw_cache_set_decoders_limit (0);
+  gst_avhw_cache_get_decoder_stats (&kept, NULL, NULL);
+  fail_unless_equals_int (kept, 0);
+  gst_avhw_cache_set_decoders_limit (GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT);
+  decode (desc, &got);
+  result_clear (&got);
+
   /* cache_clear() frees what is kept; reuse off keeps nothing */
   gst_avhw_cache_clear ();
   gst_avhw_cache_get_decoder_stats (&kept, NULL, NULL);
