@@ -10,7 +10,9 @@
 #include <libavutil/hwcontext.h>
 #include <libavcodec/avcodec.h>
 
-G_BEGIN_DECLS typedef struct _GstAvhwDevice GstAvhwDevice;
+G_BEGIN_DECLS
+
+typedef struct _GstAvhwDevice GstAvhwDevice;
 
 /**
  * GstAvhwScaleMethod:
@@ -34,7 +36,8 @@ typedef enum
 } GstAvhwScaleMethod;
 
 #define GST_TYPE_AVHW_SCALE_METHOD (gst_avhw_scale_method_get_type ())
-GST_AVHW_API GType gst_avhw_scale_method_get_type (void);
+GST_AVHW_API
+GType gst_avhw_scale_method_get_type (void);
 
 /**
  * GST_AVHW_BACKEND_CONTRACT_VERSION:
@@ -169,7 +172,7 @@ struct _GstAvhwBackendClass
   const gchar *caps_feature;
   guint rank;
 
-    guint (*get_n_devices) (GstAvhwBackend * backend, gchar ** reason);
+  guint (*get_n_devices) (GstAvhwBackend * backend, gchar ** reason);
   gchar *(*get_device_description) (GstAvhwBackend * backend, guint index);
   gchar *(*get_device_string) (GstAvhwBackend * backend, guint index);
   AVBufferRef *(*open_device) (GstAvhwBackend * backend, guint index,
@@ -180,30 +183,30 @@ struct _GstAvhwBackendClass
       GPtrArray * candidates);
   void (*get_encoders) (GstAvhwBackend * backend, enum AVCodecID codec_id,
       GPtrArray * candidates);
-    gboolean (*upload) (GstAvhwBackend * backend, AVFrame * dst,
+  gboolean (*upload) (GstAvhwBackend * backend, AVFrame * dst,
       const AVFrame * src, GError ** error);
-    gboolean (*download) (GstAvhwBackend * backend, AVFrame * dst,
+  gboolean (*download) (GstAvhwBackend * backend, AVFrame * dst,
       const AVFrame * src, GError ** error);
-    gboolean (*copy) (GstAvhwBackend * backend, AVFrame * dst,
+  gboolean (*copy) (GstAvhwBackend * backend, AVFrame * dst,
       const AVFrame * src, GError ** error);
   GArray *(*get_sw_formats) (GstAvhwBackend * backend,
       AVBufferRef * device_ctx);
-    gboolean (*device_decodes) (GstAvhwBackend * backend, guint index,
+  gboolean (*device_decodes) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id, gchar ** reason);
 
   const gchar *foreign_context_type;
-    gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,
+  gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,
       GstContext * context);
   AVBufferRef *(*wrap_foreign_context) (GstAvhwBackend * backend,
       GstContext * context, guint * index, GError ** error);
-    gboolean (*fill_foreign_context) (GstAvhwBackend * backend,
+  gboolean (*fill_foreign_context) (GstAvhwBackend * backend,
       GstAvhwDevice * device, GstContext * context);
 
   const gchar *foreign_memory_feature;
   GstBuffer *(*export_foreign_buffer) (GstAvhwBackend * backend,
       GstAvhwDevice * device, const AVFrame * frame,
       const GstVideoInfo * info, GError ** error);
-    gboolean (*import_foreign_buffer) (GstAvhwBackend * backend,
+  gboolean (*import_foreign_buffer) (GstAvhwBackend * backend,
       GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
       AVFrame * dst, GError ** error);
   AVFrame *(*wrap_foreign_buffer) (GstAvhwBackend * backend,
@@ -217,7 +220,7 @@ struct _GstAvhwBackendClass
   const gchar *(*get_scale_method_args) (GstAvhwBackend * backend,
       GstAvhwScaleMethod method);
 
-  /*< private > */
+  /*< private >*/
   gpointer _gst_reserved[GST_PADDING_LARGE - 4];
 };
 
@@ -233,122 +236,120 @@ struct _GstAvhwBackendClass
       GST_AVHW_BACKEND_CONTRACT_VERSION)
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_register (GstPlugin * plugin, GType type);
-
-GST_AVHW_API const gchar *gst_avhw_backend_get_name (GstAvhwBackend * backend);
+gboolean gst_avhw_backend_register (GstPlugin * plugin, GType type);
 
 GST_AVHW_API
-    const gchar *gst_avhw_backend_get_description (GstAvhwBackend * backend);
+const gchar * gst_avhw_backend_get_name (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    const gchar *gst_avhw_backend_get_caps_feature (GstAvhwBackend * backend);
-
-GST_AVHW_API guint gst_avhw_backend_get_rank (GstAvhwBackend * backend);
+const gchar * gst_avhw_backend_get_description (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    const gchar *gst_avhw_backend_get_foreign_context_type (GstAvhwBackend *
-    backend);
+const gchar * gst_avhw_backend_get_caps_feature (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    const gchar *gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend *
-    backend);
+guint gst_avhw_backend_get_rank (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,
+const gchar * gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,
     gchar ** reason);
 
 GST_AVHW_API
-    guint gst_avhw_backend_get_n_devices (GstAvhwBackend * backend,
+guint gst_avhw_backend_get_n_devices (GstAvhwBackend * backend,
     gchar ** reason);
 
 GST_AVHW_API
-    gchar * gst_avhw_backend_get_device_description (GstAvhwBackend * backend,
+gchar * gst_avhw_backend_get_device_description (GstAvhwBackend * backend,
     guint index);
 
 /* The calls below take FFmpeg types and are for C code only. */
 
 GST_AVHW_API
-    enum AVHWDeviceType gst_avhw_backend_get_hw_device_type (GstAvhwBackend *
-    backend);
+enum AVHWDeviceType gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    enum AVPixelFormat gst_avhw_backend_get_hw_pix_fmt (GstAvhwBackend *
-    backend);
+enum AVPixelFormat gst_avhw_backend_get_hw_pix_fmt (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    AVBufferRef * gst_avhw_backend_open_device (GstAvhwBackend * backend,
+AVBufferRef * gst_avhw_backend_open_device (GstAvhwBackend * backend,
     guint index, const GstStructure * options, GError ** error);
 
 GST_AVHW_API
-    AVBufferRef * gst_avhw_backend_wrap_device (GstAvhwBackend * backend,
+AVBufferRef * gst_avhw_backend_wrap_device (GstAvhwBackend * backend,
     gpointer native, GError ** error);
 
 GST_AVHW_API
-    GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
+GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
     enum AVCodecID codec_id);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
+gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id, gchar ** reason);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend,
+gboolean gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend,
     guint index, const gchar * codec, gchar ** reason);
 
 GST_AVHW_API
-    GPtrArray * gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
+GPtrArray * gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
     enum AVCodecID codec_id);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
+gboolean gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
     const AVFrame * src, GError ** error);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
+gboolean gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
     const AVFrame * src, GError ** error);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
+gboolean gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
     const AVFrame * src, GError ** error);
 
 GST_AVHW_API
-    GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
+GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx);
 
 GST_AVHW_API
-    void gst_avhw_options_to_dict (const GstStructure * options,
+void gst_avhw_options_to_dict (const GstStructure * options,
     AVDictionary ** dict);
 
 GST_AVHW_API
-    AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,
+AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,
     const gchar * what, gpointer native,
     void (*fill) (void *hwctx, gpointer native),
     void (*free_cb) (AVHWDeviceContext * dctx), void *user_opaque,
     GError ** error);
 
 GST_AVHW_API
-    GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend *
-    backend, GstAvhwDevice * device, const AVFrame * frame,
-    const GstVideoInfo * info, GError ** error);
+GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
+    GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
+    GError ** error);
 
 GST_AVHW_API
-    gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
+gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
     AVFrame * dst, GError ** error);
 
 GST_AVHW_API
-    const gchar *gst_avhw_backend_get_scale_filter (GstAvhwBackend * backend);
+const gchar * gst_avhw_backend_get_scale_filter (GstAvhwBackend * backend);
 
 GST_AVHW_API
-    GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
+GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx, enum AVPixelFormat in_format);
 
 GST_AVHW_API
-    const gchar *gst_avhw_backend_get_scale_method_args (GstAvhwBackend *
-    backend, GstAvhwScaleMethod method);
+const gchar * gst_avhw_backend_get_scale_method_args (GstAvhwBackend * backend,
+    GstAvhwScaleMethod method);
 
 GST_AVHW_API
-    AVFrame * gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
+AVFrame * gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
     AVBufferRef * frames_ctx, GError ** error);
 
