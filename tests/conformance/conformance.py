@@ -566,19 +566,15 @@ def evaluate(entry, mdir, out, rc, killed, stderr, timeout):
     return 'FAIL', 'md5 mismatch: ' + '; '.join(why) + info
 
 
-def run_one(entry, mdir, opts):
-    file = entry['file']
-    codec = entry.get('codec') or (file.split('/')[0] if '/' in file else '?')
-    t0 = time.monotonic()
-    job, skipped = make_job(entry, mdir, opts)
-    if job is None:
-        return skipped
-    cmd = [sys.executable, os.path.abspath(__file__), '--worker', json.dumps(job)]
+def run_child(args, timeout):
+    """This script with ARGS in a child process of its own session, killed with its
+    group after TIMEOUT seconds. Returns (stdout, stderr, returncode, killed)."""
+    cmd = [sys.executable, os.path.abspath(__file__)] + args
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, text=True, errors='replace')
     killed = False
     try:
-        out, err = proc.communicate(timeout=opts.timeout + GRACE_S)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         killed = True
         try:
@@ -586,7 +582,18 @@ def run_one(entry, mdir, opts):
         except ProcessLookupError:
             pass
         out, err = proc.communicate()
-    status, reason = evaluate(entry, mdir, out, proc.returncode, killed, err, opts.timeout)
+    return out, err, proc.returncode, killed
+
+
+def run_one(entry, mdir, opts):
+    file = entry['file']
+    codec = entry.get('codec') or (file.split('/')[0] if '/' in file else '?')
+    t0 = time.monotonic()
+    job, skipped = make_job(entry, mdir, opts)
+    if job is None:
+        return skipped
+    out, err, rc, killed = run_child(['--worker', json.dumps(job)], opts.timeout + GRACE_S)
+    status, reason = evaluate(entry, mdir, out, rc, killed, err, opts.timeout)
     if opts.verbose and err.strip():
         reason += '\n    stderr: ' + err.strip().replace('\n', '\n    stderr: ')[-2000:]
     return Result(file, codec, status, reason, time.monotonic() - t0)
@@ -625,21 +632,9 @@ def run_many(entries, mdir, opts):
             where.append(i)
             jobs.append(job)
     spec = {'jobs': jobs, 'decoders_limit': opts.decoders_limit}
-    cmd = [sys.executable, os.path.abspath(__file__), '--worker-many', json.dumps(spec)]
-    total = sum(j['timeout'] for j in jobs) + GRACE_S
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, text=True, errors='replace')
-    killed = False
-    try:
-        out, err = proc.communicate(timeout=total)
-    except subprocess.TimeoutExpired:
-        killed = True
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        out, err = proc.communicate()
+    out, err, rc, killed = run_child(['--worker-many', json.dumps(spec)],
+                                     sum(j['timeout'] for j in jobs) + GRACE_S)
     chunks, stats, cur = {}, None, None
     for line in out.splitlines():
         if line.startswith(STREAM_TAG):
@@ -657,8 +652,8 @@ def run_many(entries, mdir, opts):
             results[i] = Result(e['file'], codec, 'FAIL', 'not run: the process ended in stream %d '
                                 '(%s)' % (last, entries[where[last]]['file'] if last >= 0 else '-'), 0.0)
             continue
-        done = k < last or (proc.returncode == 0 and not killed)
-        status, reason = evaluate(e, mdir, '\n'.join(chunks[k]), 0 if done else proc.returncode,
+        done = k < last or (rc == 0 and not killed)
+        status, reason = evaluate(e, mdir, '\n'.join(chunks[k]), 0 if done else rc,
                                   killed and not done, err if not done else '', opts.timeout)
         results[i] = Result(e['file'], codec, status, reason, 0.0)
     if opts.verbose and err.strip():
