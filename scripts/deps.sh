@@ -12,6 +12,7 @@ pkgs=(
   libavcodec-dev libavutil-dev libavformat-dev libavfilter-dev ffmpeg x264 x265
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy
+  python3-torch
   libvulkan-dev mesa-vulkan-drivers vulkan-tools
   libxkbcommon-dev libxkbcommon-x11-dev
   libva-dev libdrm-dev
