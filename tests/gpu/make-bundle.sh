@@ -101,7 +101,8 @@ if [ "$MODE" = in-d13 ]; then
         gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
         gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
         libavcodec-dev libavutil-dev libavformat-dev libavfilter-dev libffmpeg-nvenc-dev libvulkan-dev
-        libxkbcommon-dev libxkbcommon-x11-dev libva-dev libdrm-dev ocl-icd-opencl-dev"
+        libxkbcommon-dev libxkbcommon-x11-dev libva-dev libdrm-dev ocl-icd-opencl-dev
+        gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
     missing="" update=0
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -73,6 +73,8 @@ done
         grep -h '^VERDICT' "$o/zerocopy.txt" 2>/dev/null
         sed 's/^/transcode: /' "$o/transcode.txt" 2>/dev/null
         [ -f "$o/bench.md" ] && grep -E '^\| |^#' "$o/bench.md" | grep -vE '^\| ---'
+        [ -f "$o/convertscale.md" ] && grep -E '^\| |^#' "$o/convertscale.md" | grep -vE '^\| ---'
+        sed 's/^/python: /' "$o/python.txt" 2>/dev/null
     done
 } > "$OUT/summary.txt"
 echo

@@ -50,6 +50,15 @@
 #                1080p file with avhwdec parallel=PAR_VALUES ("1 2 4 7"), bit-exact
 #                against parallel=1, fps, TTFF, device memory, one ffmpeg beside
 #                (clips: make-bundle.sh with PARALLEL_CLIPS=1; PARALLEL_FRAMES)
+#   convertscale (not in the default list) tests/bench/convertscale.sh: avhwdec !
+#                avhwconvertscale to 224x224 on the device (NV12, RGBx, + download)
+#                against avhwdownload ! videoconvertscale and ffmpeg -vf scale_cuda;
+#                fps and CPU ms per frame, in $OUT/convertscale.md
+#   python       (not in the default list) tests/gpu/python-on-gpu.sh: PyGObject built
+#                for this machine's python3 from .gpu/pygobject-kit.tar.xz
+#                (make-pygobject-kit.sh), then tests/python (gpu_frames: NVDEC frames
+#                into torch.from_dlpack and CuPy, no copy, bit-exact) and
+#                docs/examples/clip_batches.py; $OUT/python.txt
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
@@ -371,6 +380,21 @@ if has nvbench; then
         --streams "${BENCH_STREAMS:-1 2 4 7 14}" --decoders nvdec | tee "$LOGS/nvbench/scaling.md"
     cat "$LOGS/nvbench/throughput.md" "$LOGS/nvbench/scaling.md" > "$OUT/nvbench.md"
     cp "$BENCH_RESULTS" "$OUT/nvbench-results.txt" 2>/dev/null
+fi
+
+if has convertscale; then
+    stage "convertscale: decode and scale to 224x224 on $DEVICE against the CPU (issue 18)"
+    b=$(budget 240)
+    timeout -k 10 "$b" bash tests/bench/convertscale.sh --device "$DEVICE" --clips .gpu/bench \
+        | tee "$OUT/convertscale.md"
+    echo "convertscale.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+fi
+
+if has python; then
+    stage "python: PyGObject for this machine's Python, then tests/python and the docs example"
+    b=$(budget 400)
+    OUT=$OUT LOGS=$LOGS DEVICE=$DEVICE timeout -k 10 "$b" bash tests/gpu/python-on-gpu.sh
+    echo "python-on-gpu.sh exit $? (124: cut at ${b} s)"
 fi
 
 stage "done"
