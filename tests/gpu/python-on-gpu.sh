@@ -111,7 +111,7 @@ for t in $TESTS; do
     rc=$?
     grep -E '^(test_|Ran |OK|FAILED|SKIP|note|[0-9]+ passed)|Error|assert' "$L/$t.log" | head -n 30
     if [ $rc = 0 ]; then r=PASS
-    elif [ $rc = 77 ]; then r="SKIP: $(grep -m1 '^SKIP' "$L/$t.log")"
+    elif [ $rc = 77 ]; then r="$(grep -m1 "^SKIP" "$L/$t.log")"
     else r="FAIL (exit $rc)"; tail -n 20 "$L/$t.log"
     fi
     res "$r python/$t"
