@@ -563,6 +563,35 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   return TRUE;
 }
 
+/* The decoded frames went downstream and came back not-negotiated. Said
+ * even when the refusal is further down (avhwdownload's output, a
+ * capsfilter after it): nothing there names the decoded format, and the
+ * source would only report "not-negotiated". An element that posts its
+ * own error (an encoder) has posted it first, during the push. */
+static void
+post_refused (GstAvhwDec * self)
+{
+  GstCaps *caps = self->output_state->caps;
+  const gchar *fmt = gst_video_format_to_string (self->out_format);
+  const gchar *dev = gst_avhw_device_get_name (DEVICE (self));
+
+  if (!gst_pad_peer_query_accept_caps (GST_VIDEO_DECODER_SRC_PAD (self), caps))
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream refused the decoded %s %dx%d frames (device %s); add "
+            "videoconvert after avhwdec (system memory) or avhwdownload ! "
+            "videoconvert (device memory).", fmt, self->out_width,
+            self->out_height, dev), ("caps %" GST_PTR_FORMAT, caps));
+  else
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("An element after avhwdec could not pass on the decoded %s %dx%d "
+            "frames (%s, device %s): the caps further down ask for something "
+            "else; add videoconvert (system memory) or avhwdownload ! "
+            "videoconvert (device memory) where the format changes.", fmt,
+            self->out_width, self->out_height, self->device_memory ?
+            "device memory" : "system memory", dev),
+        ("caps %" GST_PTR_FORMAT, caps));
+}
+
 /* @frame out; @from_decoder: a hardware frame still on the decoder's
  * surfaces (not a copy). */
 static GstFlowReturn
@@ -638,18 +667,8 @@ output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
   if (!gst_avhw_frame_is_keyframe (frame))
     GST_VIDEO_CODEC_FRAME_UNSET_SYNC_POINT (cframe);
   ret = gst_video_decoder_finish_frame (dec, cframe);
-  /* Only when our own caps are refused: the refusal can come from further
-   * down (an encoder's output), which says so itself. */
-  if (ret == GST_FLOW_NOT_NEGOTIATED
-      && !gst_pad_peer_query_accept_caps (GST_VIDEO_DECODER_SRC_PAD (dec),
-          self->output_state->caps))
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Downstream refused the decoded %s %dx%d frames (device %s); add "
-            "videoconvert after avhwdec (system memory) or avhwdownload ! "
-            "videoconvert (device memory).",
-            gst_video_format_to_string (self->out_format), self->out_width,
-            self->out_height, gst_avhw_device_get_name (DEVICE (self))),
-        ("caps %" GST_PTR_FORMAT, self->output_state->caps));
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    post_refused (self);
   return ret;
 
 transfer_failed:

@@ -251,6 +251,18 @@ def _():
                  "next": r"videoconvert|avhwdownload"}
 
 
+@case("downstream-refuses-after-download")
+def _():
+    # the refusal is past avhwdownload (a capsfilter asking another
+    # format): avhwdec still names the decoded format and what to add
+    dev = present_device()
+    obs = first_error(f"filesrc location={clip('in.h264')} ! h264parse ! "
+                      f"avhwdec device={dev} ! avhwdownload ! "
+                      "video/x-raw,format=RGBA ! fakesink")
+    return obs, {"element": "avhwdec0", "device": dev,
+                 "next": ["could not pass on the decoded", "videoconvert"]}
+
+
 @case("corrupt-stream")
 def _():
     from docs_common import SOURCE_ROOT, make_clip
