@@ -95,9 +95,11 @@ class Frames(unittest.TestCase):
 
     def test_system_memory_as_numpy_without_copy(self):
         import numpy as np
+        # videoconvert: a hardware decoder's frames are NV12 (the same
+        # pixels; I420 is what avdec_h264 gives)
         samples = pull_all(f"filesrc location={self.clip} ! h264parse ! "
-                           "avhwdec ! avhwdownload ! video/x-raw,format=I420 !"
-                           " appsink name=s sync=false")
+                           "avhwdec ! avhwdownload ! videoconvert ! "
+                           "video/x-raw,format=I420 ! appsink name=s sync=false")
         ref = pull_all(f"filesrc location={self.clip} ! h264parse ! "
                        "avdec_h264 ! video/x-raw,format=I420 ! "
                        "appsink name=s sync=false")

@@ -56,13 +56,15 @@ def each_frame(desc, fn):
             break
         fn(s)
         n += 1
-    msg = p.get_bus().pop_filtered(Gst.MessageType.ERROR)
-    eos = p.get_bus().pop_filtered(Gst.MessageType.EOS)
+    # the pipeline posts EOS once the sink has it, a moment after the last
+    # pull: wait for it (or an error)
+    msg = p.get_bus().timed_pop_filtered(
+        10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
     p.set_state(Gst.State.NULL)
-    if msg:
+    assert msg is not None, f"{desc}: stopped after {n} frames without EOS"
+    if msg.type == Gst.MessageType.ERROR:
         err, dbg = msg.parse_error()
         raise AssertionError(f"{err.message} | {dbg}")
-    assert eos is not None, f"{desc}: stopped after {n} frames without EOS"
     return n
 
 
