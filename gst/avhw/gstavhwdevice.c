@@ -65,13 +65,26 @@ gst_avhw_device_finalize (GObject * object)
   G_OBJECT_CLASS (gst_avhw_device_parent_class)->finalize (object);
 }
 
+/* The category, also for the functions that log before any device
+ * exists (placement) */
+static void
+ensure_debug (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (avhw_device_debug, "avhwdevice", 0,
+        "gst-avhw device");
+    g_once_init_leave (&once, 1);
+  }
+}
+
 static void
 gst_avhw_device_class_init (GstAvhwDeviceClass * klass)
 {
   G_OBJECT_CLASS (klass)->finalize = gst_avhw_device_finalize;
   gst_avhw_init ();
-  GST_DEBUG_CATEGORY_INIT (avhw_device_debug, "avhwdevice", 0,
-      "gst-avhw device");
+  ensure_debug ();
 }
 
 static void
@@ -238,6 +251,7 @@ resolve (const gchar * device_string, GstAvhwBackend ** backend_out,
   gchar *reason = NULL;
   guint n;
 
+  ensure_debug ();
   if (!gst_avhw_device_parse_string (device_string, &name, &index, error))
     return FALSE;
 
