@@ -12,9 +12,9 @@
  * segment k + 1's. No thread but the streaming thread touches the
  * GstVideoDecoder.
  *
- * Memory: frames of a segment that is not the head leave the decoder's
- * surfaces (a device copy into a frames-cache pool) while they wait, and
- * at most max-buffered frames wait: a session that is not the head's then
+ * Memory: hardware frames leave the decoder's surfaces (a device copy
+ * into a frames-cache pool) while they wait, and at most max-buffered
+ * frames wait: a session that is not the head's then
  * stops until frames go out. The head's session never waits, and the
  * streaming thread waits only for the head, so nothing can wait in a
  * circle.
@@ -133,7 +133,7 @@ receive (Session * s, Segment * seg)
 {
   GstAvhwDecParallel *par = s->par;
   AVFrame *frame, *copy;
-  gboolean head, from_decoder;
+  gboolean from_decoder;
   int r;
 
   for (;;) {
@@ -153,11 +153,12 @@ receive (Session * s, Segment * seg)
     while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
         && g_queue_peek_head (&par->segments) != seg)
       g_cond_wait (&par->cond, &par->lock);
-    head = g_queue_peek_head (&par->segments) == seg;
     g_mutex_unlock (&par->lock);
     from_decoder = frame->hw_frames_ctx != NULL;
-    /* Waiting frames leave the decoder's surfaces. */
-    if (from_decoder && !head) {
+    /* Frames leave the decoder's surfaces, the head's too: they wait in
+     * the segment until the streaming thread comes round, and a hardware
+     * decoder has few surfaces (NVDEC: "No decoder surfaces left"). */
+    if (from_decoder) {
       copy = gst_avhw_dec_copy_to_pool (par->dec, &s->copy_pool, frame);
       if (copy) {
         av_frame_free (&frame);
@@ -267,16 +268,6 @@ gst_avhw_dec_parallel_new (GstAvhwDec * self)
 
   if (n <= 1)
     return NULL;
-  if (self->ctx->hw_device_ctx) {
-    /* On the H200 (run 29) four NVDEC sessions ran out of decoder surfaces
-     * ("No decoder surfaces left") and a download failed; until that is
-     * fixed, hardware decoders decode on one session. */
-    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("parallel=%u is not "
-            "supported with a hardware decoder yet; decoding on one session.",
-            n), ("parallel=%u: one session: GOP-parallel decoding runs in "
-            "software decoders only", n));
-    return NULL;
-  }
   if (!gst_avhw_dec_cuts_init (&cuts, self->codec->id, self->input_state, &why)) {
     GST_DEBUG_OBJECT (self, "parallel=%u: one session: %s", n, why);
     g_free (why);

@@ -414,26 +414,6 @@ GST_START_TEST (test_no_cuts)
 
 GST_END_TEST;
 
-/* GOP-parallel decoding runs in software decoders only for now (avhwdec
- * decodes on one session with a hardware decoder, with a warning): where
- * the "auto" device decodes H.264 in hardware (an NVIDIA GPU), skip. */
-static void
-require_software_decoding (void)
-{
-  GstAvhwDevice *dev = gst_avhw_device_open ("auto", NULL, NULL);
-  gboolean hw = dev && gst_avhw_backend_device_decodes
-      (gst_avhw_device_get_backend (dev), gst_avhw_device_get_index (dev),
-      AV_CODEC_ID_H264, NULL);
-
-  gst_clear_object (&dev);
-  gst_avhw_cache_clear ();
-  if (hw) {
-    g_print ("SKIP: the auto device decodes H.264 in hardware, and "
-        "GOP-parallel decoding runs in software decoders only for now\n");
-    exit (77);
-  }
-}
-
 static Suite *
 avhwdec_parallel_suite (void)
 {
@@ -448,7 +428,6 @@ avhwdec_parallel_suite (void)
     exit (77);
   }
   gst_object_unref (x264);
-  require_software_decoding ();
   /* gst_parse_launch() would only warn about it */
   dec = gst_element_factory_make ("avhwdec", NULL);
   if (!dec || !g_object_class_find_property (G_OBJECT_GET_CLASS (dec),
