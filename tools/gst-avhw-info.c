@@ -44,6 +44,14 @@ print_codecs (GstAvhwBackend * backend, guint index, gboolean encoders)
       const AVCodec *codec = g_ptr_array_index (c, j);
       g_string_append_printf (s, "%s%s", j ? " " : "", codec->name);
     }
+    if (!encoders) {
+      gchar *what = gst_avhw_backend_get_decode_description (backend, index,
+          ids[i]);
+
+      if (what)
+        g_string_append_printf (s, "; %s", what);
+      g_free (what);
+    }
     g_string_append (s, ")");
     g_ptr_array_unref (c);
   }

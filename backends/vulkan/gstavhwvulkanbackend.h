@@ -33,7 +33,8 @@ G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
 G_GNUC_INTERNAL
 VkResult vk_instance_new (VkInstance * instance);
 
-/* From gstavhwvulkancaps.c: sets device_decodes (device extensions). */
+/* From gstavhwvulkancaps.c: sets device_decodes and get_decode_description
+ * (video queues, extensions and profile capabilities, asked once). */
 G_GNUC_INTERNAL
 void vk_caps_class_init (GstAvhwBackendClass * bclass);
 

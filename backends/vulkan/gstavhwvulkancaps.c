@@ -3,10 +3,22 @@
  * FFmpeg builds a Vulkan hwaccel for a codec whether or not the device has
  * video queues: without this check lavapipe (no video at all) and NVIDIA
  * (no AV1 decode on the H200) were reported as decoding them, and the
- * autoplug decoders registered for them failed at the first frame. A
- * device decodes a codec when it offers VK_KHR_video_decode_queue and the
- * codec's decode extension; this reads device extensions only, without
- * creating a device.
+ * autoplug decoders registered for them failed at the first frame.
+ *
+ * A device decodes a codec when it has all of
+ *   - VK_KHR_video_queue and VK_KHR_video_decode_queue,
+ *   - the codec's decode extension (VK_KHR_video_decode_h264...),
+ *   - a queue family with VK_QUEUE_VIDEO_DECODE_BIT_KHR whose
+ *     VkQueueFamilyVideoPropertiesKHR lists the codec's operation,
+ *   - vkGetPhysicalDeviceVideoCapabilitiesKHR success for the codec's main
+ *     profile at 8-bit 4:2:0 (H.264 High, else Main; H.265 Main; AV1 Main).
+ * The 10-bit 4:2:0 profiles (H.265 Main 10, AV1 Main) and the maximum coded
+ * size are recorded for gst-avhw-info; a 10-bit stream on a device without
+ * them is refused by FFmpeg's hwaccel when it opens (avhwdec's get_format
+ * then falls back to software or fails with fallback=false).
+ *
+ * Everything is asked once per process, for every physical device and
+ * codec at once, on an instance of its own: no VkDevice is created.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -23,38 +35,286 @@
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
 
+/* The codecs a Vulkan device may decode. AV1 decode structs exist only in
+ * headers newer than Debian 12's 1.3.239: without them AV1 is never
+ * claimed, and the reason says so. */
+typedef enum
+{
+  AVHW_VK_H264,
+  AVHW_VK_H265,
+  AVHW_VK_AV1,
+  AVHW_VK_N_CODECS
+} AvhwVkCodec;
+
 static const struct
 {
-  enum AVCodecID codec;
+  enum AVCodecID id;
   const gchar *extension;
-} vk_decode_exts[] = {
-  {AV_CODEC_ID_H264, "VK_KHR_video_decode_h264"},
-  {AV_CODEC_ID_HEVC, "VK_KHR_video_decode_h265"},
-  {AV_CODEC_ID_AV1, "VK_KHR_video_decode_av1"},
-  {AV_CODEC_ID_VP9, "VK_KHR_video_decode_vp9"},
+  gboolean known;               /* this build's headers have its structs */
+  VkVideoCodecOperationFlagsKHR op;
+} vk_codecs[AVHW_VK_N_CODECS] = {
+  [AVHW_VK_H264] = {AV_CODEC_ID_H264, "VK_KHR_video_decode_h264", TRUE,
+      VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR},
+  [AVHW_VK_H265] = {AV_CODEC_ID_HEVC, "VK_KHR_video_decode_h265", TRUE,
+      VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR},
+#ifdef VK_KHR_video_decode_av1
+  [AVHW_VK_AV1] = {AV_CODEC_ID_AV1, "VK_KHR_video_decode_av1", TRUE,
+      VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR},
+#else
+  [AVHW_VK_AV1] = {AV_CODEC_ID_AV1, "VK_KHR_video_decode_av1", FALSE, 0},
+#endif
 };
 
+/* The profiles asked about, all 4:2:0, in order of preference per depth:
+ * the first 8-bit one that the device takes decides. */
+static const struct
+{
+  AvhwVkCodec codec;
+  const gchar *name;
+  gint std_profile;             /* StdVideo<Codec>Profile(Idc) */
+  guint depth;
+} vk_profiles[] = {
+  {AVHW_VK_H264, "High", STD_VIDEO_H264_PROFILE_IDC_HIGH, 8},
+  {AVHW_VK_H264, "Main", STD_VIDEO_H264_PROFILE_IDC_MAIN, 8},
+  {AVHW_VK_H265, "Main", STD_VIDEO_H265_PROFILE_IDC_MAIN, 8},
+  {AVHW_VK_H265, "Main 10", STD_VIDEO_H265_PROFILE_IDC_MAIN_10, 10},
+#ifdef VK_KHR_video_decode_av1
+  {AVHW_VK_AV1, "Main", STD_VIDEO_AV1_PROFILE_MAIN, 8},
+  {AVHW_VK_AV1, "Main", STD_VIDEO_AV1_PROFILE_MAIN, 10},
+#endif
+};
+
+/* What one device does for one codec. */
+typedef struct
+{
+  gboolean extension;
+  gboolean queue;               /* a decode queue family does its operation */
+  VkResult result8;             /* the 8-bit query that decided */
+  const gchar *profile8;        /* its profile's name */
+  guint depths;                 /* bit (depth - 8): 4:2:0 profiles taken */
+  VkExtent2D max_extent;        /* of the 8-bit profile */
+} AvhwVkCodecCaps;
+
+typedef struct
+{
+  gboolean decode_ext;          /* VK_KHR_video_queue + _decode_queue */
+  gboolean decode_queue;        /* any VK_QUEUE_VIDEO_DECODE_BIT_KHR family */
+  VkVideoCodecOperationFlagsKHR queue_ops;      /* of those families */
+  AvhwVkCodecCaps codecs[AVHW_VK_N_CODECS];
+} AvhwVkDeviceCaps;
+
 static GMutex caps_lock;
-static GPtrArray *caps_exts;    /* per device index: GHashTable of names */
+static GArray *caps_devices;    /* AvhwVkDeviceCaps, per device index */
+
+static const gchar *
+vk_result_name (VkResult res)
+{
+  switch (res) {
+    case VK_SUCCESS:
+      return "VK_SUCCESS";
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+      return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+      return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FORMAT_NOT_SUPPORTED:
+      return "VK_ERROR_FORMAT_NOT_SUPPORTED";
+    case VK_ERROR_IMAGE_USAGE_NOT_SUPPORTED_KHR:
+      return "VK_ERROR_IMAGE_USAGE_NOT_SUPPORTED_KHR";
+    case VK_ERROR_VIDEO_PICTURE_LAYOUT_NOT_SUPPORTED_KHR:
+      return "VK_ERROR_VIDEO_PICTURE_LAYOUT_NOT_SUPPORTED_KHR";
+    case VK_ERROR_VIDEO_PROFILE_OPERATION_NOT_SUPPORTED_KHR:
+      return "VK_ERROR_VIDEO_PROFILE_OPERATION_NOT_SUPPORTED_KHR";
+    case VK_ERROR_VIDEO_PROFILE_FORMAT_NOT_SUPPORTED_KHR:
+      return "VK_ERROR_VIDEO_PROFILE_FORMAT_NOT_SUPPORTED_KHR";
+    case VK_ERROR_VIDEO_PROFILE_CODEC_NOT_SUPPORTED_KHR:
+      return "VK_ERROR_VIDEO_PROFILE_CODEC_NOT_SUPPORTED_KHR";
+    case VK_ERROR_VIDEO_STD_VERSION_NOT_SUPPORTED_KHR:
+      return "VK_ERROR_VIDEO_STD_VERSION_NOT_SUPPORTED_KHR";
+    default:
+      return NULL;
+  }
+}
+
+static VkVideoComponentBitDepthFlagsKHR
+vk_depth_flag (guint depth)
+{
+  switch (depth) {
+    case 8:
+      return VK_VIDEO_COMPONENT_BIT_DEPTH_8_BIT_KHR;
+    case 10:
+      return VK_VIDEO_COMPONENT_BIT_DEPTH_10_BIT_KHR;
+    default:
+      return VK_VIDEO_COMPONENT_BIT_DEPTH_12_BIT_KHR;
+  }
+}
+
+/* vkGetPhysicalDeviceVideoCapabilitiesKHR for profile @p at 4:2:0, with
+ * the decode and codec capability structs the call requires chained. */
+static VkResult
+vk_query_profile (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
+    VkPhysicalDevice dev, guint p, VkExtent2D * max_extent)
+{
+  VkVideoDecodeH264ProfileInfoKHR h264 = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PROFILE_INFO_KHR,
+    .stdProfileIdc = (StdVideoH264ProfileIdc) vk_profiles[p].std_profile,
+    .pictureLayout = VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_PROGRESSIVE_KHR,
+  };
+  VkVideoDecodeH264CapabilitiesKHR h264_caps = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_CAPABILITIES_KHR,
+  };
+  VkVideoDecodeH265ProfileInfoKHR h265 = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_PROFILE_INFO_KHR,
+    .stdProfileIdc = (StdVideoH265ProfileIdc) vk_profiles[p].std_profile,
+  };
+  VkVideoDecodeH265CapabilitiesKHR h265_caps = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_CAPABILITIES_KHR,
+  };
+#ifdef VK_KHR_video_decode_av1
+  VkVideoDecodeAV1ProfileInfoKHR av1 = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_AV1_PROFILE_INFO_KHR,
+    .stdProfile = (StdVideoAV1Profile) vk_profiles[p].std_profile,
+    .filmGrainSupport = VK_FALSE,
+  };
+  VkVideoDecodeAV1CapabilitiesKHR av1_caps = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_AV1_CAPABILITIES_KHR,
+  };
+#endif
+  VkVideoDecodeCapabilitiesKHR decode_caps = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_CAPABILITIES_KHR,
+  };
+  VkVideoCapabilitiesKHR caps = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_CAPABILITIES_KHR,
+    .pNext = &decode_caps,
+  };
+  VkVideoProfileInfoKHR profile = {
+    .sType = VK_STRUCTURE_TYPE_VIDEO_PROFILE_INFO_KHR,
+    .videoCodecOperation = (VkVideoCodecOperationFlagBitsKHR)
+        vk_codecs[vk_profiles[p].codec].op,
+    .chromaSubsampling = VK_VIDEO_CHROMA_SUBSAMPLING_420_BIT_KHR,
+    .lumaBitDepth = vk_depth_flag (vk_profiles[p].depth),
+    .chromaBitDepth = vk_depth_flag (vk_profiles[p].depth),
+  };
+  VkResult res;
+
+  switch (vk_profiles[p].codec) {
+    case AVHW_VK_H264:
+      profile.pNext = &h264;
+      decode_caps.pNext = &h264_caps;
+      break;
+    case AVHW_VK_H265:
+      profile.pNext = &h265;
+      decode_caps.pNext = &h265_caps;
+      break;
+#ifdef VK_KHR_video_decode_av1
+    case AVHW_VK_AV1:
+      profile.pNext = &av1;
+      decode_caps.pNext = &av1_caps;
+      break;
+#endif
+    default:
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
+  res = get_caps (dev, &profile, &caps);
+  if (res == VK_SUCCESS)
+    *max_extent = caps.maxCodedExtent;
+  return res;
+}
+
+/* The device's decode queue families: whether any exists and the codec
+ * operations they do together. */
+static void
+vk_query_queues (VkPhysicalDevice dev, AvhwVkDeviceCaps * dc)
+{
+  VkQueueFamilyProperties2 *props;
+  VkQueueFamilyVideoPropertiesKHR *video;
+  uint32_t n = 0, i;
+
+  vkGetPhysicalDeviceQueueFamilyProperties2 (dev, &n, NULL);
+  props = g_new0 (VkQueueFamilyProperties2, n);
+  video = g_new0 (VkQueueFamilyVideoPropertiesKHR, n);
+  for (i = 0; i < n; i++) {
+    props[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_PROPERTIES_2;
+    props[i].pNext = &video[i];
+    video[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_VIDEO_PROPERTIES_KHR;
+  }
+  vkGetPhysicalDeviceQueueFamilyProperties2 (dev, &n, props);
+  for (i = 0; i < n; i++) {
+    if (!(props[i].queueFamilyProperties.queueFlags &
+            VK_QUEUE_VIDEO_DECODE_BIT_KHR))
+      continue;
+    dc->decode_queue = TRUE;
+    dc->queue_ops |= video[i].videoCodecOperations;
+    GST_DEBUG ("queue family %u: %u video decode queue(s), operations 0x%x",
+        i, props[i].queueFamilyProperties.queueCount,
+        video[i].videoCodecOperations);
+  }
+  g_free (video);
+  g_free (props);
+}
 
 static void
-vk_list_extensions_locked (void)
+vk_query_codec (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
+    VkPhysicalDevice dev, GHashTable * exts, AvhwVkDeviceCaps * dc,
+    AvhwVkCodec c)
 {
+  AvhwVkCodecCaps *cc = &dc->codecs[c];
+  gboolean decided = FALSE;
+  VkExtent2D extent;
+  guint p;
+
+  cc->extension = g_hash_table_contains (exts, vk_codecs[c].extension);
+  cc->queue = (dc->queue_ops & vk_codecs[c].op) != 0;
+  cc->result8 = VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (!dc->decode_ext || !cc->extension || !cc->queue || !get_caps)
+    return;
+  for (p = 0; p < G_N_ELEMENTS (vk_profiles); p++) {
+    VkResult res;
+
+    if (vk_profiles[p].codec != c || (vk_profiles[p].depth == 8 && decided))
+      continue;
+    res = vk_query_profile (get_caps, dev, p, &extent);
+    GST_DEBUG ("%s %s %u-bit 4:2:0: %s (%d)", avcodec_get_name
+        (vk_codecs[c].id), vk_profiles[p].name, vk_profiles[p].depth,
+        vk_result_name (res), res);
+    if (vk_profiles[p].depth == 8 && (res == VK_SUCCESS || !cc->profile8)) {
+      cc->result8 = res;
+      cc->profile8 = vk_profiles[p].name;
+      decided = res == VK_SUCCESS;
+      if (decided)
+        cc->max_extent = extent;
+    }
+    if (res == VK_SUCCESS)
+      cc->depths |= 1u << (vk_profiles[p].depth - 8);
+  }
+}
+
+/* caps_lock held: every device and codec, once. */
+static void
+vk_query_all_locked (void)
+{
+  PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps;
   VkInstance instance;
   VkPhysicalDevice *devs = NULL;
   uint32_t n = 0, i, j;
+  guint c;
 
-  caps_exts = g_ptr_array_new_with_free_func
-      ((GDestroyNotify) g_hash_table_unref);
+  caps_devices = g_array_new (FALSE, TRUE, sizeof (AvhwVkDeviceCaps));
   if (vk_instance_new (&instance) != VK_SUCCESS)
     return;
+  get_caps = (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR)
+      vkGetInstanceProcAddr (instance,
+      "vkGetPhysicalDeviceVideoCapabilitiesKHR");
   if (vkEnumeratePhysicalDevices (instance, &n, NULL) == VK_SUCCESS && n > 0) {
     devs = g_new0 (VkPhysicalDevice, n);
     if (vkEnumeratePhysicalDevices (instance, &n, devs) < 0)
       n = 0;
   }
+  g_array_set_size (caps_devices, n);
   for (i = 0; i < n; i++) {
-    GHashTable *names = g_hash_table_new_full (g_str_hash, g_str_equal,
+    AvhwVkDeviceCaps *dc = &g_array_index (caps_devices, AvhwVkDeviceCaps, i);
+    GHashTable *exts = g_hash_table_new_full (g_str_hash, g_str_equal,
         g_free, NULL);
     VkExtensionProperties *props = NULL;
     uint32_t m = 0;
@@ -65,47 +325,136 @@ vk_list_extensions_locked (void)
       if (vkEnumerateDeviceExtensionProperties (devs[i], NULL, &m, props) < 0)
         m = 0;
       for (j = 0; j < m; j++)
-        g_hash_table_add (names, g_strdup (props[j].extensionName));
+        g_hash_table_add (exts, g_strdup (props[j].extensionName));
     }
     g_free (props);
-    g_ptr_array_add (caps_exts, names);
+    dc->decode_ext = g_hash_table_contains (exts, "VK_KHR_video_queue")
+        && g_hash_table_contains (exts, "VK_KHR_video_decode_queue");
+    /* VkQueueFamilyVideoPropertiesKHR is VK_KHR_video_queue's */
+    if (dc->decode_ext)
+      vk_query_queues (devs[i], dc);
+    for (c = 0; c < AVHW_VK_N_CODECS; c++)
+      vk_query_codec (get_caps, devs[i], exts, dc, c);
+    g_hash_table_unref (exts);
   }
   g_free (devs);
   vkDestroyInstance (instance, NULL);
 }
 
 static gboolean
+vk_codec_of (enum AVCodecID id, AvhwVkCodec * c)
+{
+  guint i;
+
+  for (i = 0; i < AVHW_VK_N_CODECS; i++) {
+    if (vk_codecs[i].id == id) {
+      *c = i;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/* A copy of what device @index does for @c (zeroes for an unknown index). */
+static AvhwVkDeviceCaps
+vk_device_caps (guint index)
+{
+  AvhwVkDeviceCaps dc = { 0, };
+
+  g_mutex_lock (&caps_lock);
+  if (!caps_devices)
+    vk_query_all_locked ();
+  if (index < caps_devices->len)
+    dc = g_array_index (caps_devices, AvhwVkDeviceCaps, index);
+  g_mutex_unlock (&caps_lock);
+  return dc;
+}
+
+/* NULL when device @index decodes @id, else why not. */
+static gchar *
+vk_why_not (guint index, enum AVCodecID id)
+{
+  const gchar *name = avcodec_get_name (id), *res_name;
+  AvhwVkDeviceCaps dc = vk_device_caps (index);
+  AvhwVkCodecCaps *cc;
+  AvhwVkCodec c;
+
+  if (!vk_codec_of (id, &c))
+    return g_strdup_printf ("this backend asks Vulkan Video about no %s "
+        "decode profile", name);
+  if (!vk_codecs[c].known)
+    return g_strdup_printf ("the Vulkan headers this backend was built with "
+        "(VK_HEADER_VERSION %d) have no %s: %s is not asked about",
+        VK_HEADER_VERSION, vk_codecs[c].extension, name);
+  cc = &dc.codecs[c];
+  if (!dc.decode_ext)
+    return g_strdup ("the device has no video decode queue "
+        "(no VK_KHR_video_queue and VK_KHR_video_decode_queue)");
+  if (!dc.decode_queue)
+    return g_strdup ("the device has no video decode queue "
+        "(no queue family with VK_QUEUE_VIDEO_DECODE_BIT_KHR)");
+  if (!cc->extension)
+    return g_strdup_printf ("the device does not decode %s (no %s)", name,
+        vk_codecs[c].extension);
+  if (!cc->queue)
+    return g_strdup_printf ("no video decode queue family of the device "
+        "does %s (videoCodecOperations 0x%x)", name, dc.queue_ops);
+  if (cc->result8 != VK_SUCCESS) {
+    res_name = vk_result_name (cc->result8);
+    return g_strdup_printf ("the device does not decode %s %s 8-bit 4:2:0: "
+        "vkGetPhysicalDeviceVideoCapabilitiesKHR returned %s (%d)", name,
+        cc->profile8 ? cc->profile8 : "(no profile asked)",
+        res_name ? res_name : "VkResult", cc->result8);
+  }
+  return NULL;
+}
+
+static gboolean
 vk_device_decodes (GstAvhwBackend * backend, guint index,
     enum AVCodecID codec_id, gchar ** reason)
 {
-  const gchar *ext = NULL;
-  GHashTable *names;
-  gboolean queue, codec;
-  guint i;
+  gchar *why = vk_why_not (index, codec_id);
 
-  for (i = 0; i < G_N_ELEMENTS (vk_decode_exts); i++)
-    if (vk_decode_exts[i].codec == codec_id)
-      ext = vk_decode_exts[i].extension;
-  g_mutex_lock (&caps_lock);
-  if (!caps_exts)
-    vk_list_extensions_locked ();
-  names = index < caps_exts->len ? g_ptr_array_index (caps_exts, index) : NULL;
-  queue = names && g_hash_table_contains (names, "VK_KHR_video_decode_queue");
-  codec = names && ext && g_hash_table_contains (names, ext);
-  g_mutex_unlock (&caps_lock);
-  if (queue && codec)
+  GST_DEBUG ("vulkan:%u %s: %s", index, avcodec_get_name (codec_id),
+      why ? why : "decodes");
+  if (!why)
     return TRUE;
   if (reason)
-    *reason = !queue ?
-        g_strdup ("the device has no video decode queue "
-        "(VK_KHR_video_decode_queue)") :
-        g_strdup_printf ("the device does not decode %s (no %s)",
-        avcodec_get_name (codec_id), ext ? ext : "Vulkan Video extension");
+    *reason = why;
+  else
+    g_free (why);
   return FALSE;
+}
+
+static gchar *
+vk_get_decode_description (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id)
+{
+  AvhwVkDeviceCaps dc = vk_device_caps (index);
+  GString *s;
+  AvhwVkCodecCaps *cc;
+  AvhwVkCodec c;
+  guint d;
+
+  if (!vk_codec_of (codec_id, &c) || dc.codecs[c].result8 != VK_SUCCESS)
+    return NULL;
+  cc = &dc.codecs[c];
+  s = g_string_new (NULL);
+  for (d = 8; d <= 12; d += 2)
+    if (cc->depths & (1u << (d - 8)))
+      g_string_append_printf (s, "%s%u-bit", s->len ? ", " : "", d);
+  g_string_append (s, " 4:2:0");
+  /* H.264 answered by its second choice: a Main-only device */
+  if (c == AVHW_VK_H264 && strcmp (cc->profile8, "High") != 0)
+    g_string_append_printf (s, " (%s profile, not High)", cc->profile8);
+  g_string_append_printf (s, ", up to %ux%u", cc->max_extent.width,
+      cc->max_extent.height);
+  return g_string_free (s, FALSE);
 }
 
 void
 vk_caps_class_init (GstAvhwBackendClass * bclass)
 {
   bclass->device_decodes = vk_device_decodes;
+  bclass->get_decode_description = vk_get_decode_description;
 }

@@ -645,6 +645,27 @@ gst_avhw_backend_device_decodes (GstAvhwBackend * backend, guint index,
 }
 
 /**
+ * gst_avhw_backend_get_decode_description: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ *
+ * Returns: (transfer full) (nullable): what device @index decodes of
+ *   @codec_id in hardware, for people ("8-bit 4:2:0, up to 4096x4096"), or
+ *   %NULL where it does not decode it or the backend does not say
+ */
+gchar *
+gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  if (!KLASS (backend)->get_decode_description
+      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
+    return NULL;
+  return KLASS (backend)->get_decode_description (backend, index, codec_id);
+}
+
+/**
  * gst_avhw_backend_device_decodes_codec:
  * @backend: a #GstAvhwBackend
  * @index: device index

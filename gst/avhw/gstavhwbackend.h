@@ -153,6 +153,12 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   that select @method, "" for the filter's default, %NULL when the filter
  *   cannot scale that way. Optional; the default accepts
  *   %GST_AVHW_SCALE_METHOD_DEFAULT only.
+ * @get_decode_description: what device @index decodes of @codec_id, for
+ *   people (gst-avhw-info): bit depths, chroma, largest size ("8-bit, 10-bit
+ *   4:2:0, up to 8192x8192"), newly allocated, or %NULL. Called only where
+ *   @device_decodes says yes; cheap, like it. Optional; %NULL: nothing is
+ *   shown beside the decoder candidates. (Added after contract version 1 in
+ *   a reserved slot.)
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -220,8 +226,11 @@ struct _GstAvhwBackendClass
   const gchar *(*get_scale_method_args) (GstAvhwBackend * backend,
       GstAvhwScaleMethod method);
 
+  gchar *(*get_decode_description) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id);
+
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 4];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 5];
 };
 
 /**
@@ -291,6 +300,10 @@ GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
 GST_AVHW_API
 gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+gchar * gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend,

@@ -85,5 +85,9 @@ nvdec_desc() {
     done
 }
 
+# named NAME: TRUE when --decoders (DECODERS) names NAME itself: rows of
+# another device than --device's (ffmpeg cuda beside avhwdec device=vulkan)
+named() { case " ${DECODERS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # want NAME: TRUE when the --decoders list (DECODERS, default all) has NAME
 want() { [ -z "${DECODERS:-}" ] && return 0; case " $DECODERS " in *" $1 "*) return 0 ;; esac; return 1; }

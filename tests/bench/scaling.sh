@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # scaling.sh - K concurrent streams (issue 8, items 3 to 5). Prints Markdown.
 #
-# Usage: scaling.sh [--device D] [--clip F] [--streams "1 2 4 7"] [--no-nvdec]
+# Usage: scaling.sh [--device D] [--props P] [--clip F] [--streams "1 2 4 7"] [--no-nvdec]
 #                   [--decoders "avhwdec ffmpeg nvdec"]
 #   --device D    avhwdec device (default auto)
+#   --props P     more avhwdec properties (fallback=false)
 #   --clip F      default .gpu/bench/bench-1080p-h264.mp4
 #   --streams L   stream counts (default "1 2 4 7")
 #
@@ -26,9 +27,11 @@ CLIP=$TOP/.gpu/bench/bench-1080p-h264.mp4
 STREAMS="1 2 4 7"
 NVDEC=1
 DECODERS=""
+PROPS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
+        --props) PROPS=$2; shift 2 ;;
         --clip) CLIP=$2; shift 2 ;;
         --streams) STREAMS=$2; shift 2 ;;
         --no-nvdec) NVDEC=0; shift ;;
@@ -45,7 +48,7 @@ N=$(clip_frames "$CLIP"); [ "$N" -gt 0 ] || N=1800
 C=h264; case "$CLIP" in *265*|*hevc*) C=h265 ;; esac
 SINK="fakesink name=sink sync=false"
 
-echo "## Scaling: concurrent streams (device=$DEVICE), $(basename "$CLIP"), $N frames each"
+echo "## Scaling: concurrent streams (device=$DEVICE${PROPS:+ $PROPS}), $(basename "$CLIP"), $N frames each"
 echo
 machine_info
 echo
@@ -59,7 +62,7 @@ fi
 for k in $STREAMS; do
     if want avhwdec; then
         BENCH_EXTRA="k=$k" run_decode "avhwdec $DEVICE, 1 process" -k "$k" $HEADER -- \
-            "filesrc location=$CLIP ! parsebin ! avhwdec device=$DEVICE ! $SINK"
+            "filesrc location=$CLIP ! parsebin ! avhwdec device=$DEVICE${PROPS:+ $PROPS} ! $SINK"
         HEADER=""
         FPS[avhwdec/$k]=$(result_get fps); MEM[avhwdec/$k]=$(result_get peak_proc_mib)
         HELD[avhwdec/$k]=$(result_get eos_proc_mib)
@@ -76,7 +79,7 @@ for k in $STREAMS; do
             HEADER=""
             FPS[nvdec/$k]=$(result_get fps); MEM[nvdec/$k]=$(result_get peak_proc_mib)
         fi
-    else
+    elif want ffmpeg; then
         BENCH_EXTRA="k=$k" run_decode "ffmpeg CPU, $k process(es)" -k "$k" --frames "$N" --exec -- \
             ffmpeg -v error -nostdin -i "$CLIP" -f null -
         FPS[ffmpeg/$k]=$(result_get fps); MEM[ffmpeg/$k]=$(result_get peak_proc_mib)

@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # throughput.sh - decode throughput, one stream (issue 8, item 2). Prints Markdown.
 #
-# Usage: throughput.sh [--device D] [--clips DIR] [--runs R] [--codecs "h264 h265"]
-#                      [--decoders "avhwdec download nvdec avdec ffmpeg-cuda ffmpeg-cuda-t1 ffmpeg-cpu"]
+# Usage: throughput.sh [--device D] [--props P] [--clips DIR] [--runs R] [--codecs "h264 h265"]
+#                      [--decoders "avhwdec download nvdec avdec ffmpeg-cuda ffmpeg-cuda-t1
+#                                   ffmpeg-vulkan ffmpeg-cpu"]
 #   --device D   avhwdec device (default auto): cuda:0 on the GPU machine,
 #                vulkan / opencl on CPU-only machines
+#   --props P    more avhwdec properties (fallback=false: a device that cannot
+#                decode fails instead of measuring the software fallback)
 #   --clips DIR  folder of make-clips.sh's clips (default .gpu/bench)
 #   --runs R     runs of each row (default 2; every run is printed)
-#   --decoders L only these rows (default: all but ffmpeg-cuda-t1)
+#   --decoders L only these rows (default: all but ffmpeg-cuda-t1); ffmpeg-cuda
+#                and ffmpeg-vulkan run beside a device of another kind when named
 #
 # Rows per codec (F = DIR/bench-1080p-CODEC.mp4):
 #   avhwdec D -> fakesink        filesrc ! parsebin ! avhwdec device=D ! fakesink
@@ -20,6 +24,7 @@
 #   ffmpeg cuda (CUDA only)      ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i F -f null -
 #   ffmpeg cuda -threads 1       the same with one decoding thread, as avhwdec opens
 #                                FFmpeg's decoder (only when --decoders names it)
+#   ffmpeg vulkan (Vulkan only)  ffmpeg -hwaccel vulkan -hwaccel_output_format vulkan -i F -f null -
 #   ffmpeg CPU                   ffmpeg -i F -f null -
 # All fakesinks are sync=false. Columns: "fps" counts from set_state(PLAYING)
 # (pipelines) or from process start (ffmpeg); "steady fps" from the first frame
@@ -34,9 +39,11 @@ CLIPS=$TOP/.gpu/bench
 RUNS=2
 CODECS="h264 h265"
 DECODERS=""
+PROPS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
+        --props) PROPS=$2; shift 2 ;;
         --clips) CLIPS=$2; shift 2 ;;
         --runs) RUNS=$2; shift 2 ;;
         --codecs) CODECS=$2; shift 2 ;;
@@ -50,9 +57,11 @@ LAVC_TIME_SO=${LAVC_TIME_SO:-$BENCH_BIN/libavhw-lavc-time.so}
 [ -f "$LAVC_TIME_SO" ] || LAVC_TIME_SO=""
 BENCH_NAME=throughput
 CUDA=0; case "$DEVICE" in cuda*) CUDA=1 ;; esac
+VULKAN=0; case "$DEVICE" in vulkan*) VULKAN=1 ;; esac
+DEC="avhwdec device=$DEVICE${PROPS:+ $PROPS}"
 SINK="fakesink name=sink sync=false"
 
-echo "## Decode throughput, one stream (device=$DEVICE)"
+echo "## Decode throughput, one stream (device=$DEVICE${PROPS:+ $PROPS})"
 echo
 machine_info
 echo
@@ -71,8 +80,8 @@ for c in $CODECS; do
     echo
     HEADER=--header
     rows=()
-    want avhwdec && rows+=("avhwdec $DEVICE|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! $SINK")
-    want download && rows+=("avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! avhwdec device=$DEVICE ! avhwdownload device=$DEVICE ! $SINK")
+    want avhwdec && rows+=("avhwdec $DEVICE|filesrc location=$F ! parsebin ! $DEC ! $SINK")
+    want download && rows+=("avhwdec $DEVICE + download|filesrc location=$F ! parsebin ! $DEC ! avhwdownload device=$DEVICE ! $SINK")
     if want nvdec && [ "$CUDA" = 1 ] && has_element "nv${c}dec"; then
         d=$(nvdec_desc "$c" "$F" "$S")
         [ -n "$d" ] && rows+=("nv${c}dec|$d")
@@ -89,9 +98,12 @@ for c in $CODECS; do
             STEADY_FPS[$c/$label]=$(best "$(result_get steady_fps)" "${STEADY_FPS[$c/$label]:-0}")
         done
         ffrows=()
-        [ "$CUDA" = 1 ] && want ffmpeg-cuda && ffrows+=("ffmpeg cuda|-hwaccel cuda -hwaccel_output_format cuda")
+        { [ "$CUDA" = 1 ] || named ffmpeg-cuda; } && want ffmpeg-cuda && \
+            ffrows+=("ffmpeg cuda|-hwaccel cuda -hwaccel_output_format cuda")
         [ "$CUDA" = 1 ] && [ -n "$DECODERS" ] && want ffmpeg-cuda-t1 && \
             ffrows+=("ffmpeg cuda -threads 1|-threads 1 -hwaccel cuda -hwaccel_output_format cuda")
+        { [ "$VULKAN" = 1 ] || named ffmpeg-vulkan; } && want ffmpeg-vulkan && \
+            ffrows+=("ffmpeg vulkan|-hwaccel vulkan -hwaccel_output_format vulkan")
         want ffmpeg-cpu && ffrows+=("ffmpeg CPU|")
         for row in "${ffrows[@]}"; do
             label=${row%%|*}; opts=${row#*|}
@@ -118,7 +130,7 @@ for c in $CODECS; do
         case "$k" in "$c/"*) printf '| %s | %.0f | %.0f |\n' "${k#*/}" "${PROC_FPS[$k]}" "${STEADY_FPS[$k]:-0}" ;; esac
     done | sort
     a=${PROC_FPS[$c/avhwdec $DEVICE]:-0}; as=${STEADY_FPS[$c/avhwdec $DEVICE]:-0}
-    for ref in "ffmpeg cuda" "ffmpeg cuda -threads 1" "nv${c}dec" "avdec_$c (CPU)" "ffmpeg CPU"; do
+    for ref in "ffmpeg cuda" "ffmpeg cuda -threads 1" "ffmpeg vulkan" "nv${c}dec" "avdec_$c (CPU)" "ffmpeg CPU"; do
         b=${PROC_FPS[$c/$ref]:-}; bs=${STEADY_FPS[$c/$ref]:-}
         [ -n "$b" ] || continue
         awk -v n="$ref" -v a="$a" -v b="$b" -v as="$as" -v bs="$bs" 'BEGIN {

@@ -171,8 +171,11 @@ else
 fi
 
 # 5. the bundle (ivfparse: parsebin needs it for the IVF streams of the corpus;
-# mpegtsmux: tests/gpu/transcode.sh)
-bash "$SHARED/gpu/mkbundle" "$BUNDLE" --add-prefix "$STAGE" --plugin ivfparse --plugin mpegtsmux
+# mpegtsmux: tests/gpu/transcode.sh; vulkan, Debian 13 only: vulkandownload for
+# tests/gpu/vulkan-video.sh, which needs FFmpeg 7.1's Vulkan decoder anyway)
+extra=()
+[ "$MODE" = d12 ] || extra=(--plugin vulkan)
+bash "$SHARED/gpu/mkbundle" "$BUNDLE" --add-prefix "$STAGE" --plugin ivfparse --plugin mpegtsmux "${extra[@]}"
 bash "$SHARED/gpu/check-bundle.sh" "$BUNDLE" --element avhwdec
 [ "$MODE" = d12 ] || { ls -l "$BUNDLE"; exit 0; }   # the rest is done on the host
 

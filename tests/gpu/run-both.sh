@@ -17,9 +17,11 @@
 # BOTH_WORK (/tmp/gpu-both: per-bundle OUT and LOGS) keep rehearsals on a shared
 # machine apart.
 # $OUT gets, per bundle TAG: TAG-run.log (everything printed) and TAG-out.tar.gz
-# (conformance.tsv, zerocopy.txt, transcode.txt, bench.md, results.txt, reuse.csv, logs.tar.gz);
-# and summary.txt (check summaries, conformance totals, zerocopy verdicts, the
-# benchmark tables), which is printed last.
+# (conformance.tsv, zerocopy.txt, transcode.txt, bench.md, results.txt, reuse.csv,
+# vulkan-video.md, conformance-vulkan.tsv, logs.tar.gz); and summary.txt (check
+# summaries, conformance totals, zerocopy verdicts, the benchmark tables, the
+# vulkanvideo table), which is printed last. Vulkan Video on the H200 needs the
+# Debian 13 bundle: BUNDLES=d13 bash tests/gpu/run-both.sh vulkanvideo
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 1
@@ -75,6 +77,7 @@ done
         [ -f "$o/bench.md" ] && grep -E '^\| |^#' "$o/bench.md" | grep -vE '^\| ---'
         [ -f "$o/convertscale.md" ] && grep -E '^\| |^#' "$o/convertscale.md" | grep -vE '^\| ---'
         sed 's/^/python: /' "$o/python.txt" 2>/dev/null
+        [ -f "$o/vulkan-video.md" ] && cat "$o/vulkan-video.md"
     done
 } > "$OUT/summary.txt"
 echo

@@ -62,6 +62,17 @@
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
+#   vulkanvideo  (not in the default list) tests/gpu/vulkan-video.sh (issue 15), at
+#                most 300 s, one summary table, also in $OUT/vulkan-video.md: the
+#                vulkan line of gst-avhw-info; the corpus through avhwdec device=vulkan
+#                fallback=false ($OUT/conformance-vulkan.tsv, per-codec counts); one
+#                1080p H.264 and H.265 stream through avhwdec vulkan, avhwdec cuda:0,
+#                ffmpeg -hwaccel vulkan and -hwaccel cuda; 7 streams on vulkan; peak
+#                device memory of one stream; avhwdec ! vulkandownload against
+#                avhwdownload and ffmpeg software (MD5) and the VkDevices it made;
+#                elements_concurrent CONCURRENT_REPEAT (50) times, crashes counted.
+#                Needs FFmpeg >= 6.1 (the Debian 13 bundle: BUNDLES=d13 run-both.sh
+#                vulkanvideo); with 5.1 it prints SKIP with the reason
 # Everything printed goes to $OUT/run.log too; $OUT also gets conformance.tsv,
 # bench.md, results.txt, reuse.csv, bench.png and logs.tar.gz (per-test and
 # per-stream logs). Each stage is time-boxed so the whole run ends before
@@ -102,6 +113,17 @@ tar -xJf "$BUNDLE" -C "$BUNDLE_ROOT" || { echo "cannot unpack $BUNDLE"; exit 1; 
 echo "bundle: $BUNDLE in $BUNDLE_ROOT/gpubundle"
 # shellcheck disable=SC1091
 . "$BUNDLE_ROOT/gpubundle/env.sh"
+# NVIDIA's own ICD json names libGLX_nvidia.so.0, which cannot create a Vulkan
+# instance on this headless machine; one naming the EGL library can
+if [ -f /usr/local/nvidia/lib64/libEGL_nvidia.so.0 ]; then
+    nv_api=$(sed -n 's/.*"api_version" *: *"\([0-9.]*\)".*/\1/p' \
+        /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
+        2>/dev/null | head -n1)
+    printf '{"file_format_version":"1.0.1","ICD":{"library_path":"/usr/local/nvidia/lib64/libEGL_nvidia.so.0","api_version":"%s"}}\n' \
+        "${nv_api:-1.3}" > "$BUNDLE_ROOT/gpubundle/nvidia_egl_icd.json"
+    export VK_DRIVER_FILES=$BUNDLE_ROOT/gpubundle/nvidia_egl_icd.json
+    echo "VK_DRIVER_FILES=$VK_DRIVER_FILES: $(cat "$VK_DRIVER_FILES")"
+fi
 REG=$BUNDLE_ROOT/gpubundle/registries
 mkdir -p "$REG"
 export GST_REGISTRY=$REG/main.bin GST_REGISTRY_1_0=$REG/main.bin
@@ -395,6 +417,15 @@ if has python; then
     b=$(budget 400)
     OUT=$OUT LOGS=$LOGS DEVICE=$DEVICE timeout -k 10 "$b" bash tests/gpu/python-on-gpu.sh
     echo "python-on-gpu.sh exit $? (124: cut at ${b} s)"
+fi
+
+if has vulkanvideo; then
+    stage "vulkanvideo: avhwdec device=vulkan (FFmpeg's Vulkan hwaccel) beside cuda and ffmpeg"
+    b=$(budget 300)
+    case $DEVICE in vulkan*) VV_DEV=$DEVICE ;; *) VV_DEV=vulkan ;; esac
+    timeout -k 10 "$b" env PLUGINS="$PLUGINS" bash tests/gpu/vulkan-video.sh --device "$VV_DEV" \
+        --budget "$(( b - 10 ))" --out "$OUT" --logs "$LOGS/vulkan-video"
+    echo "vulkan-video exit $? (124: cut at ${b} s)"
 fi
 
 stage "done"

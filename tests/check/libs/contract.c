@@ -221,6 +221,67 @@ GST_START_TEST (test_scale_contract)
 
 GST_END_TEST;
 
+/* device_decodes answers every codec, a no with its reason, and cheaply:
+ * the backend asks its driver once per device, not at every call. Where
+ * the backend has its own answer it is asked directly too, so it is
+ * exercised even where this FFmpeg has no hardware decoder for the device
+ * type (the library then says no before asking). A yes may come with a
+ * description for people; a no never does. */
+GST_START_TEST (test_decode_answers)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
+  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+  guint index = gst_avhw_device_get_index (dev), n, i, round, yes = 0;
+  const enum AVCodecID *ids = gst_avhw_codec_list (&n);
+  gint64 t[3];
+
+  for (round = 0; round < 2; round++) {
+    t[round] = g_get_monotonic_time ();
+    for (i = 0; i < n; i++) {
+      gchar *reason = NULL, *what;
+      gboolean ok = gst_avhw_backend_device_decodes (b, index, ids[i],
+          &reason);
+
+      fail_unless (ok || (reason && *reason), "%s: no %s without a reason",
+          backend_name, avcodec_get_name (ids[i]));
+      fail_unless (!ok || reason == NULL, "%s: a yes with a reason (%s)",
+          backend_name, reason);
+      what = gst_avhw_backend_get_decode_description (b, index, ids[i]);
+      fail_unless (ok || what == NULL);
+      fail_unless (!ok || !klass->get_decode_description || (what && *what),
+          "%s decodes %s and does not describe it", backend_name,
+          avcodec_get_name (ids[i]));
+      if (round == 0)
+        g_print ("  %s:%u %s: %s\n", backend_name, index,
+            avcodec_get_name (ids[i]), ok ? (what ? what : "yes") : reason);
+      yes += ok;
+      g_free (what);
+      g_free (reason);
+
+      if (klass->device_decodes) {
+        reason = NULL;
+        ok = klass->device_decodes (b, index, ids[i], &reason);
+        fail_unless (ok || (reason && *reason), "%s's own answer: no %s "
+            "without a reason", backend_name, avcodec_get_name (ids[i]));
+        if (round == 0 && !ok)
+          g_print ("    (own answer: %s)\n", reason);
+        g_free (reason);
+      }
+    }
+  }
+  t[2] = g_get_monotonic_time ();
+  /* the second round asks nothing of the driver */
+  fail_unless (t[2] - t[1] < 100 * G_TIME_SPAN_MILLISECOND,
+      "%s: asking again took %" G_GINT64_FORMAT " ms", backend_name,
+      (t[2] - t[1]) / 1000);
+  g_print ("  %s: decodes %u of %u codecs in hardware (again: %" G_GINT64_FORMAT
+      " us)\n", backend_name, yes / 2, n, t[2] - t[1]);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 static Suite *
 contract_suite (void)
 {
@@ -253,6 +314,7 @@ contract_suite (void)
   tcase_add_test (tc, test_copy_or_clear_error);
   tcase_add_test (tc, test_out_of_range_is_clear);
   tcase_add_test (tc, test_scale_contract);
+  tcase_add_test (tc, test_decode_answers);
   return s;
 }
 
