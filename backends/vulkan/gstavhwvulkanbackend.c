@@ -175,8 +175,12 @@ vk_download (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   gboolean ok;
 
   g_mutex_lock (&vk_transfer_lock);
-  ok = vk_check_odd_height (src, dst, error)
-      && parent->download (backend, dst, src, error);
+  if (!vk_check_odd_height (src, dst, error))
+    ok = FALSE;
+  else if (vk_download_is_own (src))
+    ok = vk_download_own (dst, src, error);
+  else
+    ok = parent->download (backend, dst, src, error);
   g_mutex_unlock (&vk_transfer_lock);
   return ok;
 }

@@ -51,4 +51,18 @@ G_GNUC_INTERNAL
 gboolean vk_check_odd_height (const struct AVFrame * hw_frame,
     const struct AVFrame * sw_frame, GError ** error);
 
+/* From gstavhwvulkandownload.c: whether a download of @src must go
+ * through vk_download_own(), because this FFmpeg's own download of it
+ * gives a wrong frame (FFmpeg 7.1 on a device without
+ * VK_EXT_external_memory_host). */
+G_GNUC_INTERNAL
+gboolean vk_download_is_own (const struct AVFrame * src);
+
+/* Copies the device frame @src into the system frame @dst (given planes, or
+ * none: then they are allocated) as FFmpeg 7.1's download means to. Call
+ * with transfers serialised. */
+G_GNUC_INTERNAL
+gboolean vk_download_own (struct AVFrame * dst, const struct AVFrame * src,
+    GError ** error);
+
 G_END_DECLS

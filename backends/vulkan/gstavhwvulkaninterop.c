@@ -21,9 +21,14 @@ GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
  * Direction GStreamer -> avhw: a gst.vulkan.device context (from the
  * application, a bin, or a neighbouring vulkan element answering our query)
  * gives an FFmpeg device context on that very VkDevice: its instance,
- * physical device, enabled extensions and the one queue family GStreamer
- * 1.22 creates queues in. The device context keeps a reference on the
- * GstVulkanDevice, so the VkDevice outlives every frame FFmpeg made on it.
+ * physical device, enabled features and extensions and the queue families
+ * GStreamer created queues in (1.22: one; from 1.24 also a video decode
+ * family where the GPU has one, which FFmpeg >= 7.1 then decodes on). The
+ * device context keeps a reference on the GstVulkanDevice, so the VkDevice
+ * outlives every frame FFmpeg made on it. With FFmpeg 7.1 downloads on such
+ * a device go through gstavhwvulkandownload.c: GStreamer does not enable
+ * VK_EXT_external_memory_host, and FFmpeg 7.1's download without it copies
+ * the wrong way (frames of zeros, seen on lavapipe).
  *
  * Direction avhw -> GStreamer: only for such wrapped devices, whose
  * GstVulkanDevice we can hand back. A VkDevice FFmpeg created cannot be
@@ -32,15 +37,18 @@ GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
  * finalize destroys it), so for those devices fill_foreign_context answers
  * nothing and GStreamer's elements make their own device.
  *
- * Caveats, both GStreamer 1.22 / FFmpeg 5.1 limits:
+ * Caveats:
  * - GStreamer creates its VkDevice with no features enabled, while FFmpeg
  *   5.1 uses timeline semaphores (a Vulkan 1.2 feature). Devices that do not
  *   support the feature are refused; on those that do (Mesa, NVIDIA) it
  *   works, but validation layers report its use.
- * - GStreamer 1.22 makes one queue and FFmpeg 5.1 has no queue lock hook,
- *   so both submit to the same VkQueue without a common lock. Within one
- *   streaming thread (no queue element between avhw and vulkan elements)
- *   the submissions never overlap.
+ * - GStreamer and FFmpeg submit to the same VkQueue without a common
+ *   lock: FFmpeg 5.1 has no queue lock hook, and FFmpeg 7.1's
+ *   (AVVulkanDeviceContext.lock_queue, left to FFmpeg's own mutexes) has
+ *   no GStreamer lock to take: gst_vulkan_queue_submit_lock() locks one
+ *   GstVulkanQueue object, and each GStreamer element gets its own object
+ *   for the same VkQueue. Within one streaming thread (no queue element
+ *   between avhw and vulkan elements) the submissions never overlap.
  * - avhw device memory (memory:AVHWVulkan, an AVVkFrame) and GStreamer's
  *   memory:VulkanImage are different caps features: frames between the two
  *   go through system memory. Sharing the VkDevice is what this gives;
@@ -152,10 +160,18 @@ vk_enabled_device_extensions (GstVulkanDevice * device)
   return (gchar **) g_ptr_array_free (out, FALSE);
 }
 
+/* The queue families GStreamer created queues in, in its order (1.22:
+ * the first family with graphics; from 1.24 one queue in each family it
+ * picked for graphics, compute, transfer, video decode and encode), and
+ * how many queues in each. */
 typedef struct
 {
-  gint family;
-  gint n_queues;
+  guint n;
+  gint family[8];
+  gint n_queues[8];
+  /* the first of them with compute: FFmpeg's graphics, compute and
+   * transfer family; -1 if none */
+  gint main;
 } VkQueues;
 
 static gboolean
@@ -163,15 +179,123 @@ vk_count_queue (GstVulkanDevice * device, GstVulkanQueue * queue,
     gpointer user_data)
 {
   VkQueues *q = user_data;
+  guint i;
 
-  if (q->family < 0)
-    q->family = queue->family;
-  if ((gint) queue->family == q->family)
-    q->n_queues++;
+  for (i = 0; i < q->n; i++) {
+    if (q->family[i] == (gint) queue->family) {
+      q->n_queues[i]++;
+      return TRUE;
+    }
+  }
+  if (q->n < G_N_ELEMENTS (q->family)) {
+    q->family[q->n] = queue->family;
+    q->n_queues[q->n++] = 1;
+  }
   return TRUE;
 }
 
-/* NULL when @device can carry FFmpeg 5.1's vulkan hwcontext, else why not. */
+static void
+vk_list_queues (GstVulkanDevice * device, VkQueues * q)
+{
+  GstVulkanPhysicalDevice *phys = device->physical_device;
+  guint i;
+
+  q->n = 0;
+  q->main = -1;
+  gst_vulkan_device_foreach_queue (device, vk_count_queue, q);
+  for (i = 0; i < q->n && q->main < 0; i++) {
+    if ((guint) q->family[i] < phys->n_queue_families
+        && (phys->queue_family_props[q->family[i]].queueFlags
+            & VK_QUEUE_COMPUTE_BIT))
+      q->main = i;
+  }
+}
+
+/* What FFmpeg may do on queue family @family of @device: its graphics,
+ * compute and transfer bits (graphics and compute families do transfers
+ * too), and video decode and encode where GStreamer enabled the
+ * extensions for them. */
+static VkQueueFlags
+vk_family_flags (GstVulkanDevice * device, guint family)
+{
+  VkQueueFlags props =
+      device->physical_device->queue_family_props[family].queueFlags;
+  VkQueueFlags flags = props & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT
+      | VK_QUEUE_TRANSFER_BIT);
+  gboolean video =
+      gst_vulkan_device_is_extension_enabled (device, "VK_KHR_video_queue");
+
+  if (flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+    flags |= VK_QUEUE_TRANSFER_BIT;
+  if (video && (props & VK_QUEUE_VIDEO_DECODE_BIT_KHR)
+      && gst_vulkan_device_is_extension_enabled (device,
+          "VK_KHR_video_decode_queue"))
+    flags |= VK_QUEUE_VIDEO_DECODE_BIT_KHR;
+  if (video && (props & GST_AVHW_VK_QUEUE_VIDEO_ENCODE)
+      && gst_vulkan_device_is_extension_enabled (device,
+          "VK_KHR_video_encode_queue"))
+    flags |= GST_AVHW_VK_QUEUE_VIDEO_ENCODE;
+  return flags;
+}
+
+/* The codec operations (VkVideoCodecOperationFlagsKHR) of queue family
+ * @family of @phys; only asked where VK_KHR_video_queue is enabled. */
+static guint32
+vk_family_video_caps (GstVulkanPhysicalDevice * phys, guint family)
+{
+  VkQueueFamilyVideoPropertiesKHR *video;
+  VkQueueFamilyProperties2 *props;
+  uint32_t n = phys->n_queue_families, i;
+  guint32 caps = 0;
+
+  video = g_new0 (VkQueueFamilyVideoPropertiesKHR, n);
+  props = g_new0 (VkQueueFamilyProperties2, n);
+  for (i = 0; i < n; i++) {
+    video[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_VIDEO_PROPERTIES_KHR;
+    props[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_PROPERTIES_2;
+    props[i].pNext = &video[i];
+  }
+  vkGetPhysicalDeviceQueueFamilyProperties2 (phys->device, &n, props);
+  if (family < n)
+    caps = video[family].videoCodecOperations;
+  g_free (props);
+  g_free (video);
+  return caps;
+}
+
+/* Declares GStreamer's queues to FFmpeg: the main family for graphics,
+ * compute and transfers, then every other family GStreamer created queues
+ * in, for what it can do (on a GPU with Vulkan Video, its decode family,
+ * so FFmpeg decodes on this VkDevice). */
+static void
+vk_declare_queues (AVVulkanDeviceContext * hwctx, GstVulkanDevice * device,
+    const VkQueues * q)
+{
+  guint i;
+
+  gst_avhw_vk_set_queues (hwctx, q->family[q->main], q->n_queues[q->main],
+      vk_family_flags (device, q->family[q->main])
+      & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT));
+  for (i = 0; i < q->n; i++) {
+    VkQueueFlags flags;
+    guint32 video_caps = 0;
+
+    if ((gint) i == q->main
+        || (guint) q->family[i] >= device->physical_device->n_queue_families)
+      continue;
+    flags = vk_family_flags (device, q->family[i]);
+    if (flags & (VK_QUEUE_VIDEO_DECODE_BIT_KHR |
+            GST_AVHW_VK_QUEUE_VIDEO_ENCODE))
+      video_caps = vk_family_video_caps (device->physical_device, q->family[i]);
+    GST_DEBUG ("queue family %d x%d: flags 0x%x, codec operations 0x%x",
+        q->family[i], q->n_queues[i], (guint) flags, video_caps);
+    if (flags)
+      gst_avhw_vk_add_queues (hwctx, q->family[i], q->n_queues[i], flags,
+          video_caps);
+  }
+}
+
+/* NULL when @device can carry FFmpeg's vulkan hwcontext, else why not. */
 static gchar *
 vk_check_device (GstVulkanDevice * device, const VkQueues * q)
 {
@@ -196,20 +320,11 @@ vk_check_device (GstVulkanDevice * device, const VkQueues * q)
   if (!timeline.timelineSemaphore)
     return g_strdup_printf ("%s has no timeline semaphores, which FFmpeg "
         "needs", phys->properties.deviceName);
-  if (q->family < 0 || (guint) q->family >= phys->n_queue_families)
+  if (q->n == 0)
     return g_strdup ("it has no queue");
-  if (!(phys->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT))
-    return g_strdup_printf ("its queue family %d has no compute queue, which "
-        "FFmpeg needs", q->family);
-#if GST_AVHW_VK_QUEUE_LIST
-  /* Seen with FFmpeg 7.1 and GStreamer 1.26 on lavapipe: uploads and
-   * downloads on GStreamer's VkDevice ran without an error and gave frames
-   * of zeros, with its features and extensions declared to FFmpeg. Until
-   * that is understood, a wrong frame is worse than a second VkDevice. */
-  return g_strdup ("this FFmpeg's (7.1 or newer) vulkan transfers give wrong "
-      "frames on a VkDevice GStreamer made; using a VkDevice of FFmpeg's "
-      "own instead");
-#endif
+  if (q->main < 0)
+    return g_strdup_printf ("none of its queues (family %d first) can "
+        "compute, which FFmpeg needs", q->family[0]);
   return NULL;
 }
 
@@ -236,7 +351,7 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
   AVVulkanDeviceContext *hwctx;
   AVHWDeviceContext *dctx;
   AVBufferRef *ref;
-  VkQueues q = { -1, 0 };
+  VkQueues q;
   VkForeign *f;
   VkDevice vk_device;
   GError *gerr = NULL;
@@ -258,7 +373,7 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
     gst_object_unref (device);
     return NULL;
   }
-  gst_vulkan_device_foreach_queue (device, vk_count_queue, &q);
+  vk_list_queues (device, &q);
   why = vk_check_device (device, &q);
   if (why) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
@@ -297,12 +412,7 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
   hwctx->nb_enabled_inst_extensions = g_strv_length (f->inst_exts);
   hwctx->enabled_dev_extensions = (const char *const *) f->dev_exts;
   hwctx->nb_enabled_dev_extensions = g_strv_length (f->dev_exts);
-  /* GStreamer's queues are all in one family (the first with graphics);
-   * graphics and compute families also do transfers. */
-  gst_avhw_vk_set_queues (hwctx, q.family, q.n_queues,
-      (phys->queue_family_props[q.family].queueFlags
-          & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
-      | VK_QUEUE_TRANSFER_BIT);
+  vk_declare_queues (hwctx, device, &q);
 
   *index = phys->device_index;
   ret = av_hwdevice_ctx_init (ref);
@@ -316,8 +426,9 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
     return NULL;
   }
   GST_INFO ("vulkan:%u on GStreamer's %" GST_PTR_FORMAT " (VkDevice %p, "
-      "queue family %d x%d, %u instance and %u device extensions)", *index,
-      device, (gpointer) vk_device, q.family, q.n_queues,
+      "%u queue families, main %d x%d, %u instance and %u device "
+      "extensions)", *index, device, (gpointer) vk_device, q.n,
+      q.family[q.main], q.n_queues[q.main],
       g_strv_length (f->inst_exts), g_strv_length (f->dev_exts));
   return ref;
 }

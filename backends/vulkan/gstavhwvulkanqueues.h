@@ -20,6 +20,10 @@
 #define GST_AVHW_VK_QUEUE_LIST 0
 #endif
 
+/* VK_QUEUE_VIDEO_ENCODE_BIT_KHR: Debian 12's Vulkan headers (1.3.239) have
+ * video encode as a beta extension only, so it is named here. */
+#define GST_AVHW_VK_QUEUE_VIDEO_ENCODE ((VkQueueFlags) 0x00000040)
+
 /* Declares @n_queues queues of @family, able to do @flags (of
  * VK_QUEUE_GRAPHICS_BIT, VK_QUEUE_COMPUTE_BIT, VK_QUEUE_TRANSFER_BIT), as
  * the queues FFmpeg uses for those operations and no others. */
@@ -45,6 +49,41 @@ gst_avhw_vk_set_queues (AVVulkanDeviceContext * hwctx, int family,
 #endif
 }
 
+/* Declares @n_queues queues of @family as one more family FFmpeg may use,
+ * after those set with gst_avhw_vk_set_queues(): for @flags (of the
+ * graphics, compute and transfer bits, VK_QUEUE_VIDEO_DECODE_BIT_KHR and
+ * GST_AVHW_VK_QUEUE_VIDEO_ENCODE), with @video_caps, the family's codec
+ * operations (VkQueueFamilyVideoPropertiesKHR), for video families. FFmpeg
+ * takes, for each operation, the first family declared for it. The fixed
+ * fields (FFmpeg 5.1 and 6) keep one family per operation: there only a
+ * video family not yet declared is added. */
+static inline void
+gst_avhw_vk_add_queues (AVVulkanDeviceContext * hwctx, int family,
+    int n_queues, VkQueueFlags flags, guint32 video_caps)
+{
+#if GST_AVHW_VK_QUEUE_LIST
+  if (hwctx->nb_qf >= (int) G_N_ELEMENTS (hwctx->qf))
+    return;
+  hwctx->qf[hwctx->nb_qf].idx = family;
+  hwctx->qf[hwctx->nb_qf].num = n_queues;
+  hwctx->qf[hwctx->nb_qf].flags = (VkQueueFlagBits) flags;
+  hwctx->qf[hwctx->nb_qf].video_caps =
+      (VkVideoCodecOperationFlagBitsKHR) video_caps;
+  hwctx->nb_qf++;
+#else
+  if ((flags & VK_QUEUE_VIDEO_DECODE_BIT_KHR)
+      && hwctx->queue_family_decode_index < 0) {
+    hwctx->queue_family_decode_index = family;
+    hwctx->nb_decode_queues = n_queues;
+  }
+  if ((flags & GST_AVHW_VK_QUEUE_VIDEO_ENCODE)
+      && hwctx->queue_family_encode_index < 0) {
+    hwctx->queue_family_encode_index = family;
+    hwctx->nb_encode_queues = n_queues;
+  }
+#endif
+}
+
 /* The first queue family of @hwctx able to do @flag (one bit), and its
  * number of queues in @n_queues; -1 when none. */
 static inline int
@@ -63,7 +102,7 @@ gst_avhw_vk_find_queues (const AVVulkanDeviceContext * hwctx,
   *n_queues = 0;
   return -1;
 #else
-  switch (flag) {
+  switch ((guint) flag) {
     case VK_QUEUE_GRAPHICS_BIT:
       *n_queues = hwctx->nb_graphics_queues;
       return hwctx->queue_family_index;
@@ -73,6 +112,12 @@ gst_avhw_vk_find_queues (const AVVulkanDeviceContext * hwctx,
     case VK_QUEUE_TRANSFER_BIT:
       *n_queues = hwctx->nb_tx_queues;
       return hwctx->queue_family_tx_index;
+    case VK_QUEUE_VIDEO_DECODE_BIT_KHR:
+      *n_queues = hwctx->nb_decode_queues;
+      return hwctx->queue_family_decode_index;
+    case GST_AVHW_VK_QUEUE_VIDEO_ENCODE:
+      *n_queues = hwctx->nb_encode_queues;
+      return hwctx->queue_family_encode_index;
     default:
       *n_queues = 0;
       return -1;
