@@ -63,7 +63,7 @@
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
 #   vulkanvideo  (not in the default list) tests/gpu/vulkan-video.sh (issue 15), at
-#                most 300 s, one summary table, also in $OUT/vulkan-video.md: the
+#                most VV_BUDGET_S (300) s, VV_PARTS (all) its parts, one summary table, also in $OUT/vulkan-video.md: the
 #                vulkan line of gst-avhw-info; the corpus through avhwdec device=vulkan
 #                fallback=false ($OUT/conformance-vulkan.tsv, per-codec counts); one
 #                1080p H.264 and H.265 stream through avhwdec vulkan, avhwdec cuda:0,
@@ -421,10 +421,11 @@ fi
 
 if has vulkanvideo; then
     stage "vulkanvideo: avhwdec device=vulkan (FFmpeg's Vulkan hwaccel) beside cuda and ffmpeg"
-    b=$(budget 300)
+    b=$(budget "${VV_BUDGET_S:-300}")
     case $DEVICE in vulkan*) VV_DEV=$DEVICE ;; *) VV_DEV=vulkan ;; esac
+    # shellcheck disable=SC2086  # VV_PARTS: a word list
     timeout -k 10 "$b" env PLUGINS="$PLUGINS" bash tests/gpu/vulkan-video.sh --device "$VV_DEV" \
-        --budget "$(( b - 10 ))" --out "$OUT" --logs "$LOGS/vulkan-video"
+        --budget "$(( b - 10 ))" --out "$OUT" --logs "$LOGS/vulkan-video" ${VV_PARTS:+--parts "$VV_PARTS"}
     echo "vulkan-video exit $? (124: cut at ${b} s)"
 fi
 

@@ -42,7 +42,8 @@
 #                another signal), other failures
 # Exits 0 after SKIP when the FFmpeg in use has no Vulkan decoder (FFmpeg < 6.1:
 # the Debian 12 bundle) or there is no Vulkan device; otherwise 0 too: the table
-# is the result. Env: CONF_JOBS (4), CONCURRENT_REPEAT (50), CONCURRENT_BIN
+# is the result. Env: CONF_JOBS (4), VV_CONF_S (90: the conformance part's seconds),
+# CONCURRENT_REPEAT (50), CONCURRENT_BIN
 # (elements_concurrent: $GPUBUNDLE/bin, else build*/tests/check), PLUGINS (plugin
 # folder for elements_concurrent: $GPUBUNDLE/plugins, else GST_PLUGIN_PATH as set).
 set -u
@@ -141,7 +142,7 @@ esac
 # --- conformance
 if has_part conformance && enough 30 "conformance, avhwdec device=$DEV fallback=false"; then
     part "conformance: $MANIFEST through avhwdec device=$DEV fallback=false"
-    b=$(budget 90)
+    b=$(budget "${VV_CONF_S:-90}")
     rm -f "$VOUT/conformance-vulkan.tsv"
     timeout -k 10 "$b" bash tests/gpu/conformance-gst.sh --device "$DEV" --fallback false \
         --jobs "${CONF_JOBS:-4}" --timeout 30 --logdir "$VLOGS/conformance" \
