@@ -10,6 +10,7 @@
 Exits 77 (Meson: SKIP) without a device, x264enc or numpy.
 """
 import hashlib
+import os
 import sys
 import unittest
 
@@ -19,43 +20,16 @@ gi.require_version("Gst", "1.0")
 gi.require_version("GstAvhw", "1.0")
 from gi.repository import GLib, Gst, GstAvhw  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from pipelines import pull_all, run  # noqa: E402
+
 Gst.init(None)
 
 CLIP_PIPE = ("videotestsrc num-buffers=6 pattern=ball ! "
              "video/x-raw,format=I420,width=96,"
              "height=64 ! x264enc speed-preset=ultrafast bframes=2 ! h264parse"
              " ! video/x-h264,stream-format=byte-stream ! filesink location={}")
-
-
-def run(desc):
-    p = Gst.parse_launch(desc)
-    p.set_state(Gst.State.PLAYING)
-    msg = p.get_bus().timed_pop_filtered(
-        60 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
-    p.set_state(Gst.State.NULL)
-    assert msg is not None, f"{desc}: no EOS in 60 s"
-    if msg.type == Gst.MessageType.ERROR:
-        err, dbg = msg.parse_error()
-        raise AssertionError(f"{err.message} | {dbg}")
-
-
-def pull_all(desc):
-    """Runs desc ending in 'appsink name=s'; returns the samples."""
-    p = Gst.parse_launch(desc)
-    sink = p.get_by_name("s")
-    p.set_state(Gst.State.PLAYING)
-    samples = []
-    while True:
-        s = sink.emit("try-pull-sample", 10 * Gst.SECOND)
-        if s is None:
-            break
-        samples.append(s)
-    msg = p.get_bus().pop_filtered(Gst.MessageType.ERROR)
-    p.set_state(Gst.State.NULL)
-    if msg:
-        err, dbg = msg.parse_error()
-        raise AssertionError(f"{err.message} | {dbg}")
-    return samples
 
 
 class Frames(unittest.TestCase):

@@ -23,49 +23,16 @@ gi.require_version("Gst", "1.0")
 gi.require_version("GstAvhw", "1.0")
 from gi.repository import GLib, Gst, GstAvhw  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from pipelines import each_frame, run  # noqa: E402
+
 Gst.init(None)
 DEVICE = os.environ.get("AVHW_GPU_DEVICE", "cuda:0")
 CLIP_PIPE = ("videotestsrc num-buffers=30 pattern=ball ! "
              "video/x-raw,format=I420,width=320,height=240 ! "
              "x264enc speed-preset=ultrafast bframes=2 ! h264parse ! "
              "mp4mux ! filesink location={}")
-
-
-def run(desc):
-    p = Gst.parse_launch(desc)
-    p.set_state(Gst.State.PLAYING)
-    msg = p.get_bus().timed_pop_filtered(
-        60 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
-    p.set_state(Gst.State.NULL)
-    assert msg is not None, f"{desc}: no EOS in 60 s"
-    if msg.type == Gst.MessageType.ERROR:
-        err, dbg = msg.parse_error()
-        raise AssertionError(f"{err.message} | {dbg}")
-
-
-def each_frame(desc, fn):
-    """Runs desc (ending in 'appsink name=s'), calling fn(sample) for each
-    frame as it comes, so that no more than one is held."""
-    p = Gst.parse_launch(desc)
-    sink = p.get_by_name("s")
-    p.set_state(Gst.State.PLAYING)
-    n = 0
-    while True:
-        s = sink.emit("try-pull-sample", 20 * Gst.SECOND)
-        if s is None:
-            break
-        fn(s)
-        n += 1
-    # the pipeline posts EOS once the sink has it, a moment after the last
-    # pull: wait for it (or an error)
-    msg = p.get_bus().timed_pop_filtered(
-        10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
-    p.set_state(Gst.State.NULL)
-    assert msg is not None, f"{desc}: stopped after {n} frames without EOS"
-    if msg.type == Gst.MessageType.ERROR:
-        err, dbg = msg.parse_error()
-        raise AssertionError(f"{err.message} | {dbg}")
-    return n
 
 
 class GpuFrames(unittest.TestCase):
