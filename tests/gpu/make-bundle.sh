@@ -119,12 +119,28 @@ if [ "$MODE" = in-d13 ]; then
     fi
 fi
 
-# 1. the minimal FFmpeg (once per machine or chroot; needs deb-src for `apt-get source`)
-[ -x /opt/ffmin/bin/ffmpeg ] || bash "$SHARED/gpu/build-ffmpeg.sh"
+# 1. the minimal FFmpeg (once per machine or chroot; needs deb-src for `apt-get source`).
+# In Debian 13 with scale_vulkan too (avhwconvertscale on NVIDIA's Vulkan driver,
+# issue 18): FFmpeg 7.1 compiles the filter's shaders with libshaderc. The shared
+# script has no switch for it, so a copy with the filter, the library and its -dev
+# package added builds into /opt/ffmin-vk (the stamp tells the two builds apart).
+FFPREFIX=/opt/ffmin
+if [ "$MODE" = in-d13 ] && [ "${FFMPEG_SCALE_VULKAN:-1}" = 1 ]; then
+    FFPREFIX=/opt/ffmin-vk
+    sed -e 's/^FILTERS="scale /FILTERS="scale scale_vulkan /' \
+        -e 's/--enable-vulkan --enable-opencl/--enable-vulkan --enable-libshaderc --enable-opencl/' \
+        -e 's/^need_pkgs="build-essential /need_pkgs="build-essential libshaderc-dev /' \
+        "$SHARED/gpu/build-ffmpeg.sh" > /tmp/build-ffmpeg-scale-vulkan.sh
+    grep -q 'scale scale_vulkan' /tmp/build-ffmpeg-scale-vulkan.sh && grep -q 'enable-libshaderc' \
+        /tmp/build-ffmpeg-scale-vulkan.sh || { echo "make-bundle: build-ffmpeg.sh changed; cannot add scale_vulkan" >&2; exit 1; }
+    [ -x $FFPREFIX/bin/ffmpeg ] || bash /tmp/build-ffmpeg-scale-vulkan.sh --prefix "$FFPREFIX"
+else
+    [ -x $FFPREFIX/bin/ffmpeg ] || bash "$SHARED/gpu/build-ffmpeg.sh"
+fi
 # FFmpeg 7.1's minimal libavfilter calls zlib (inflate*) without naming libz.so.1
 # as NEEDED: loaded by avhw's elements plugin alone it fails ("undefined symbol:
 # inflateEnd"). Name it, in this chroot's copy (shared/ stays untouched).
-AVF=$(readlink -f /opt/ffmin/lib/libavfilter.so 2>/dev/null || true)
+AVF=$(readlink -f $FFPREFIX/lib/libavfilter.so 2>/dev/null || true)
 if [ -n "$AVF" ] && nm -D --undefined-only "$AVF" | grep -qw inflateEnd \
         && ! readelf -d "$AVF" | grep -q 'libz\.so'; then
     command -v patchelf > /dev/null || apt-get install -y -q --no-install-recommends patchelf zlib1g > /dev/null
@@ -175,7 +191,8 @@ fi
 # tests/gpu/vulkan-video.sh, which needs FFmpeg 7.1's Vulkan decoder anyway)
 extra=()
 [ "$MODE" = d12 ] || extra=(--plugin vulkan)
-bash "$SHARED/gpu/mkbundle" "$BUNDLE" --add-prefix "$STAGE" --plugin ivfparse --plugin mpegtsmux "${extra[@]}"
+bash "$SHARED/gpu/mkbundle" "$BUNDLE" --ffmpeg-prefix "$FFPREFIX" --add-prefix "$STAGE" \
+    --plugin ivfparse --plugin mpegtsmux "${extra[@]}"
 bash "$SHARED/gpu/check-bundle.sh" "$BUNDLE" --element avhwdec
 [ "$MODE" = d12 ] || { ls -l "$BUNDLE"; exit 0; }   # the rest is done on the host
 
