@@ -183,9 +183,11 @@ if has check; then
     [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda_gpu" ] && run_check elements_interop_cuda_gpu "$GPUBUNDLE/bin/elements_interop_cuda_gpu" AVHW_TEST_HW=1
-    # avhwconvertscale with scale_cuda against videoconvertscale (the
-    # bundle's FFmpeg has scale_cuda, not scale_vulkan)
+    # avhwconvertscale against videoconvertscale: scale_cuda, and scale_vulkan
+    # on NVIDIA's Vulkan driver (the Debian 13 bundle's FFmpeg has it; without
+    # it the program says so and exits 77)
     [ -x "$GPUBUNDLE/bin/elements_convertscale" ] && run_check elements_convertscale_cuda "$GPUBUNDLE/bin/elements_convertscale" AVHW_TEST_DEVICE=cuda
+    [ -x "$GPUBUNDLE/bin/elements_convertscale" ] && run_check elements_convertscale_vulkan "$GPUBUNDLE/bin/elements_convertscale" AVHW_TEST_DEVICE=vulkan
     echo; echo "check summary:"; printf '  %s\n' "${CHECK_RESULTS[@]}"
 fi
 
