@@ -11,7 +11,7 @@
 #                libs_contract (AVHW_BACKEND=cuda, vulkan, opencl), elements_context,
 #                elements_updown, elements_avhwdec, elements_foreign, elements_autoplug,
 #                libs_registry, libs_cache(-reuse-off), elements_convertscale
-#                (AVHW_TEST_DEVICE=cuda: scale_cuda)
+#                (AVHW_TEST_DEVICE=cuda: scale_cuda; =vulkan: scale_vulkan)
 #   conformance  tests/gpu/conformance-gst.sh over .gpu/media/MANIFEST.tsv through
 #                NVDEC (avhwdec device=cuda:0 fallback=false), then fallback=true
 #                for every stream that did not pass
