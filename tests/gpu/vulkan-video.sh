@@ -18,7 +18,8 @@
 #   --logs DIR    per-part logs (default $LOGS/vulkan-video or /tmp/gpu-logs/...)
 #   --budget S    seconds for everything (default 300); each part is time-boxed
 #                 within what is left, and a part cut short says so
-#   --parts LIST  of: info conformance throughput scaling memory download concurrent
+#   --parts LIST  of: info conformance throughput scaling memory reuse downloadrate
+#                 download concurrent
 #                 (default all, in that order)
 # ffmpeg -hwaccel vulkan decodes in software where the hwaccel fails (lavapipe), so
 # its row is a hardware figure only where avhwdec's says the device decodes.
@@ -32,6 +33,10 @@
 #   scaling      tests/bench/scaling.sh, 1 and 7 H.264 streams on D in one process
 #   memory       peak device memory (nvidia-smi memory.used every 100 ms, over the
 #                level before) of one H.264 stream on D and on C
+#   reuse        avhw-bench-reuse -n 10 on the 30-frame H.264 and H.265 clips on D:
+#                TTFF, clips per second, decoder cache hits (issue 17 on Vulkan)
+#   downloadrate avhwdec ! avhwdownload ! fakesink (H.264 1080p) on D with threads=1
+#                and by default, and on C: steady fps of frames leaving the device
 #   download     avhwdec D ! vulkandownload ! videoconvert: the NV12 MD5
 #                (videocodectestsink) against avhwdec D ! avhwdownload and ffmpeg's
 #                software decoder, and the VkDevices the pipeline made (GST_DEBUG:
@@ -58,7 +63,7 @@ MANIFEST=.gpu/media/MANIFEST.tsv
 VOUT=${OUT:-/tmp/gpu-out}
 VLOGS=${LOGS:-/tmp/gpu-logs}/vulkan-video
 BUDGET=300
-PARTS="info conformance throughput scaling memory download concurrent"
+PARTS="info conformance throughput scaling memory reuse downloadrate download concurrent"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEV=$2; shift 2 ;;
@@ -241,6 +246,41 @@ if has_part memory && enough 15 "device memory, one H.264 stream"; then
     mv=$(mem_peak "$DEV"); echo "$DEV: $mv"
     mc=$(mem_peak "$CUDA_DEV"); echo "$CUDA_DEV: $mc"
     row "device memory, one H.264 stream (nvidia-smi)" "$DEV $mv; $CUDA_DEV $mc"
+fi
+
+# --- reuse (issue 17 on vulkan): 30-frame clips one after another in one process
+if has_part reuse && enough 20 "reuse, 30-frame clips in one process"; then
+    part "reuse: avhw-bench-reuse -n 10 on the 30-frame clips, device=$DEV"
+    r=""
+    for c in h264 h265; do
+        b=$(budget 60)
+        timeout -k 5 "$b" avhw-bench-reuse -n 10 -d "$DEV" "$CLIPS/bench-1080p-$c-30f.mp4" \
+            > "$VLOGS/reuse-$c.md" 2>&1
+        echo "avhw-bench-reuse $c exit $?"
+        grep -E '^summary|^phases' "$VLOGS/reuse-$c.md"
+        res=$(grep '^RESULT' "$VLOGS/reuse-$c.md")
+        get() { echo "$res" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+        r="$r${r:+; }$c: TTFF first $(get ttff_first_ms) ms, median $(get ttff_median_ms) ms, $(get clips_per_s) clips/s, decoder hits $(get decoder_hits)"
+    done
+    row "reuse, 10 x 30-frame 1080p clips on $DEV" "$r"
+fi
+
+# --- downloadrate: how fast decoded frames leave the device (avhwdownload)
+if has_part downloadrate && enough 20 "avhwdec ! avhwdownload rate"; then
+    part "downloadrate: avhwdec ! avhwdownload ! fakesink, H.264 1080p"
+    r=""
+    for d in "$DEV threads=1" "$DEV" "$CUDA_DEV"; do
+        b=$(budget 40)
+        timeout -k 5 "$b" avhw-bench-decode --no-memory --label "$d" \
+            "filesrc location=$H264 ! parsebin ! avhwdec device=${d%% *} fallback=false ${d#"${d%% *}"} ! avhwdownload ! fakesink name=sink sync=false" \
+            > "$VLOGS/downloadrate.txt" 2> "$VLOGS/downloadrate.err"
+        echo "$d: exit $?"
+        res=$(grep '^RESULT' "$VLOGS/downloadrate.err")
+        get() { echo "$res" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+        r="$r${r:+; }$d: $(get steady_fps) fps steady"
+    done
+    echo "$r"
+    row "avhwdec ! avhwdownload, H.264 1080p" "$r"
 fi
 
 # --- download: GStreamer's vulkandownload after avhwdec, bit-exact? how many VkDevices?
