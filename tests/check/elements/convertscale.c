@@ -303,10 +303,14 @@ GST_START_TEST (test_geometry_from_aspect_ratio)
 
 GST_END_TEST;
 
+/* 2.5:1, not 2:1: at 2:1 every output pixel's centre falls on the edge
+ * between two input pixels, and which one "nearest" takes is the
+ * implementation's choice (NVIDIA's Vulkan sampler and videoconvertscale
+ * chose differently: 20 dB on the H200, run 38). At 2.5:1 no centre does. */
 GST_START_TEST (test_nearest)
 {
   compare ("video/x-raw,format=NV12,width=640,height=480", "nearest-neighbour",
-      "width=320,height=240", 30.0);
+      "width=256,height=192", 30.0);
 }
 
 GST_END_TEST;
