@@ -863,6 +863,8 @@ gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
     GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason)
 {
   GstAvhwBackendClass *klass;
+  gchar *why = NULL;
+  gboolean ok;
 
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
   if (reason)
@@ -876,7 +878,12 @@ gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
   }
   if (!klass->device_exports_foreign)
     return TRUE;
-  return klass->device_exports_foreign (backend, device, sw_format, reason);
+  ok = klass->device_exports_foreign (backend, device, sw_format, &why);
+  if (reason)
+    *reason = why;
+  else
+    g_free (why);
+  return ok;
 }
 
 /**
