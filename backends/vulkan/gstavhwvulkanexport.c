@@ -359,6 +359,44 @@ vk_export_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
   return buf;
 }
 
+/* A GstVulkanDevice of GStreamer's own for device @index, for an avhw
+ * element whose downstream neighbour (vulkandownload) takes
+ * memory:VulkanImage only: the library wraps it for FFmpeg and answers the
+ * neighbour's gst.vulkan.device query with it, so one VkDevice serves both
+ * and the frames are wrapped, not copied. GStreamer opens it with the
+ * extensions and queues it enables for its own elements (from 1.24 the
+ * video decode queue and extensions where the GPU has them). */
+static GstContext *
+vk_make_foreign_context (GstAvhwBackend * backend, gint index, GError ** error)
+{
+  GstVulkanInstance *instance = gst_vulkan_instance_new ();
+  GstVulkanDevice *device = NULL;
+  GstContext *context = NULL;
+  GError *err = NULL;
+
+  if (!gst_vulkan_instance_open (instance, &err))
+    goto fail;
+  device = gst_vulkan_device_new_with_index (instance, MAX (index, 0));
+  if (!gst_vulkan_device_open (device, &err))
+    goto fail;
+  context = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR, TRUE);
+  gst_context_set_vulkan_device (context, device);
+  GST_INFO ("made %" GST_PTR_FORMAT " (VkDevice %p) for vulkan:%d",
+      device, (gpointer) device->device, MAX (index, 0));
+  gst_object_unref (device);
+  gst_object_unref (instance);
+  return context;
+
+fail:
+  g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+      "vulkan: GStreamer could not open device %d: %s", MAX (index, 0),
+      err ? err->message : "unknown error");
+  g_clear_error (&err);
+  gst_clear_object (&device);
+  gst_object_unref (instance);
+  return NULL;
+}
+
 #endif /* VK_CAN_EXPORT */
 
 void
@@ -370,6 +408,7 @@ vk_export_class_init (GstAvhwBackendClass * bclass)
   bclass->foreign_memory_feature = GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE;
   bclass->export_foreign_buffer = vk_export_foreign_buffer;
   bclass->device_exports_foreign = vk_device_exports_foreign;
+  bclass->make_foreign_context = vk_make_foreign_context;
 #else
   (void) vk_device_exports_foreign;
 #endif

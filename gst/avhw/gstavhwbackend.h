@@ -166,6 +166,13 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   yes, so negotiation picks another memory rather than a wrong frame.
  *   Optional; %NULL: every device and format of the backend can (added
  *   after contract version 1 in a reserved slot).
+ * @make_foreign_context: a new context of @foreign_context_type holding a
+ *   device of GStreamer's own type made for device @index (the first one
+ *   when -1), for avhw elements about to open a device next to GStreamer's
+ *   elements that take @foreign_memory_feature, so both use that device:
+ *   the library then wraps it with @wrap_foreign_context and answers
+ *   GStreamer's queries with it. Optional; %NULL when the backend cannot
+ *   make one (added after contract version 1 in a reserved slot).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -238,9 +245,11 @@ struct _GstAvhwBackendClass
 
   gboolean (*device_exports_foreign) (GstAvhwBackend * backend,
       GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
+  GstContext *(*make_foreign_context) (GstAvhwBackend * backend, gint index,
+      GError ** error);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 6];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 7];
 };
 
 /**
