@@ -476,7 +476,7 @@ static gchar *clip;
 /* What the pad probe on vulkandownload's sink saw. */
 typedef struct
 {
-  GstVulkanDevice *vk;
+  GstVulkanDevice *vk, *mem_device;
   GstPad *pad;
   guint buffers, wrapped, images;
   gchar *problem;
@@ -507,14 +507,15 @@ check_wrapped (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     }
     e = mem->user_data;
     vkf = (AVVkFrame *) e->frame->data[0];
-    if (mem->image != vkf->img[i] || mem->device != seen->vk) {
+    seen->mem_device = mem->device;
+    if (mem->image != vkf->img[i] || (seen->vk && mem->device != seen->vk)) {
       seen->problem = g_strdup_printf ("memory %u wraps VkImage %p, the "
           "AVVkFrame has %p", i, (gpointer) mem->image, (gpointer) vkf->img[i]);
       continue;
     }
     if (((AVVulkanDeviceContext *) ((AVHWFramesContext *)
                 e->frame->hw_frames_ctx->data)->device_ctx->hwctx)->act_dev
-        != seen->vk->device)
+        != mem->device->device)
       seen->problem = g_strdup ("the frame is not on GStreamer's VkDevice");
     seen->images++;
     if (i == 0)
@@ -535,17 +536,19 @@ probe_vdown (GstElement * pipeline, gpointer data)
   gst_object_unref (down);
 }
 
-/* avhwdec device=vulkan ! memory:VulkanImage ! vulkandownload on one
- * VkDevice: bit-exact against avhwdec ! avhwdownload, every buffer wraps
- * the decoder's AVVkFrame images (no copy), one VkDevice. */
-GST_START_TEST (test_dec_into_vulkandownload)
+/* Decodes the clip through avhwdec @caps_filter vulkandownload with
+ * @contexts set on the pipeline: bit-exact against avhwdec ! avhwdownload,
+ * every buffer wraps the decoder's AVVkFrame images (no copy), and one
+ * VkDevice: avhwdec's act_dev is vulkandownload's, and @vk's when given. */
+static void
+check_dec_into_vulkandownload (const gchar * caps_filter,
+    GstContext ** contexts, GstVulkanDevice * vk)
 {
-  GstContext *ctxs[] = { gst_instance_ctx, gst_device_ctx, NULL };
-  GstVulkanDevice *vk = gst_device (gst_device_ctx);
-  Seen seen = { vk, NULL, 0, 0, 0, NULL };
+  Seen seen = { vk, NULL, NULL, 0, 0, 0, NULL };
   GstElement *p;
   GstAvhwDevice *dev;
   GstContext *asked;
+  GstVulkanDevice *down_vk;
   gchar *desc, *ref, *out;
   GstCaps *caps;
 
@@ -556,27 +559,29 @@ GST_START_TEST (test_dec_into_vulkandownload)
   g_free (desc);
 
   desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
-      "name=dec device=vulkan ! video/x-raw(memory:VulkanImage) ! "
-      "vulkandownload name=vdown ! video/x-raw,format=I420 ! "
-      "appsink name=sink sync=false", clip);
-  out = interop_run_and_hash_full (desc, ctxs, &p, probe_vdown, &seen);
+      "name=dec device=vulkan ! %s vulkandownload name=vdown ! "
+      "video/x-raw,format=I420 ! appsink name=sink sync=false", clip,
+      caps_filter);
+  out = interop_run_and_hash_full (desc, contexts, &p, probe_vdown, &seen);
+  /* What vulkandownload uses */
+  asked = interop_query_upstream_of (p, "sink", DEVICE_TYPE);
+  fail_unless (asked != NULL, "vulkandownload has no device");
+  down_vk = gst_device (asked);
+  fail_unless (!vk || down_vk == vk, "vulkandownload has another device");
+  dev = interop_active_device (p, "dec");
+  fail_unless (vk_hwctx (dev)->act_dev == down_vk->device,
+      "avhwdec's act_dev %p is not vulkandownload's VkDevice %p",
+      (gpointer) vk_hwctx (dev)->act_dev, (gpointer) down_vk->device);
   fail_unless (seen.problem == NULL, "%s", seen.problem);
+  fail_unless (seen.mem_device == down_vk, "the memory names another "
+      "GstVulkanDevice than vulkandownload's");
   fail_unless (seen.buffers > 0 && seen.wrapped == seen.buffers,
       "%u of %u buffers wrap AVVkFrames", seen.wrapped, seen.buffers);
   GST_INFO ("%u buffers, %u VkImages wrapped", seen.buffers, seen.images);
-
-  /* avhwdec's src caps and device */
   caps = gst_pad_get_current_caps (seen.pad);
   fail_unless (caps && gst_caps_features_contains (gst_caps_get_features
           (caps, 0), "memory:VulkanImage"), "%" GST_PTR_FORMAT, caps);
   gst_caps_unref (caps);
-  dev = interop_active_device (p, "dec");
-  fail_unless (vk_hwctx (dev)->act_dev == vk->device,
-      "avhwdec's act_dev %p is not GStreamer's VkDevice %p",
-      (gpointer) vk_hwctx (dev)->act_dev, (gpointer) vk->device);
-  asked = interop_query_upstream_of (p, "sink", DEVICE_TYPE);
-  fail_unless (asked != NULL && gst_device (asked) == vk,
-      "vulkandownload has another device");
   gst_context_unref (asked);
   gst_object_unref (dev);
   gst_object_unref (seen.pad);
@@ -585,6 +590,27 @@ GST_START_TEST (test_dec_into_vulkandownload)
   g_free (desc);
   g_free (ref);
   g_free (out);
+}
+
+/* The application shares GStreamer's VkDevice (gst.vulkan.device on the
+ * pipeline). */
+GST_START_TEST (test_dec_into_vulkandownload)
+{
+  GstContext *ctxs[] = { gst_instance_ctx, gst_device_ctx, NULL };
+
+  check_dec_into_vulkandownload ("video/x-raw(memory:VulkanImage) !", ctxs,
+      gst_device (gst_device_ctx));
+}
+
+GST_END_TEST;
+
+/* No application code: avhwdec sees vulkandownload downstream, opens its
+ * device on a GstVulkanDevice it has GStreamer make, and vulkandownload
+ * gets that device when it asks (gst-launch-1.0 ... avhwdec device=vulkan
+ * ! vulkandownload ! ...). */
+GST_START_TEST (test_dec_into_vulkandownload_alone)
+{
+  check_dec_into_vulkandownload ("", NULL, NULL);
 }
 
 GST_END_TEST;
@@ -664,13 +690,16 @@ interop_vulkan_suite (void)
   tcase_add_test (tc, test_empty_context_refused);
   tcase_add_test (tc, test_exports_only_gst_devices);
 #if GST_CHECK_VERSION (1, 24, 0) && LIBAVUTIL_VERSION_MAJOR >= 59
-  if (make_clip ())
+  if (make_clip ()) {
     tcase_add_test (tc, test_dec_into_vulkandownload);
+    tcase_add_test (tc, test_dec_into_vulkandownload_alone);
+  }
 #else
-  g_print ("test_dec_into_vulkandownload left out: avhwdec wraps frames "
+  g_print
+      ("test_dec_into_vulkandownload(_alone) left out: avhwdec wraps frames "
       "into memory:VulkanImage from GStreamer 1.24 and FFmpeg 7 (built with "
-      "GStreamer %d.%d, libavutil %d)\n", GST_VERSION_MAJOR,
-      GST_VERSION_MINOR, LIBAVUTIL_VERSION_MAJOR);
+      "GStreamer %d.%d, libavutil %d)\n", GST_VERSION_MAJOR, GST_VERSION_MINOR,
+      LIBAVUTIL_VERSION_MAJOR);
 #endif
   return s;
 }
