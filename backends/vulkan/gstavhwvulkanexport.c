@@ -27,7 +27,11 @@
  * operations wait on that value and signal the next. When the memory is
  * freed, its layout, access and semaphore value go back into the AVVkFrame
  * (under the lock again) before FFmpeg gets the frame back, so FFmpeg waits
- * for GStreamer's work and never signals a value GStreamer already did.
+ * for GStreamer's work and never signals a value GStreamer already did;
+ * the memory's own semaphore is put back, since GStreamer destroys the one
+ * in its barrier state. Where GStreamer would not wait (no
+ * synchronization2) no semaphore is lent: FFmpeg's work on the frame is
+ * waited for on the host before export.
  * Caveat: a frame FFmpeg still uses while GStreamer holds it (a decoder's
  * reference picture on a GPU whose decode output is its DPB) would have
  * two users counting one semaphore; see docs/backend-guide.md.
