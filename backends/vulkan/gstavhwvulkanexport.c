@@ -380,6 +380,11 @@ vk_make_foreign_context (GstAvhwBackend * backend, gint index, GError ** error)
 
   if (!gst_vulkan_instance_open (instance, &err))
     goto fail;
+  if ((guint) MAX (index, 0) >= instance->n_physical_devices) {
+    g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "it has %u device(s)", instance->n_physical_devices);
+    goto fail;
+  }
   device = gst_vulkan_device_new_with_index (instance, MAX (index, 0));
   if (!gst_vulkan_device_open (device, &err))
     goto fail;

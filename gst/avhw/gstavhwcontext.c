@@ -225,15 +225,15 @@ find_context (GstElement * element)
   gst_query_unref (query);
 }
 
-/* Whether the peer of @element's src pad takes @feature and nothing in
- * system memory: a GStreamer element that works in its own device memory
- * (vulkandownload, vulkancolorconvert). */
+/* Whether the peer of @element's src pad takes @feature only: a GStreamer
+ * element that works in its own device memory (vulkandownload), not one
+ * that also takes system memory or avhw memory (avhwdownload). */
 static gboolean
 peer_wants_feature (GstElement * element, const gchar * feature)
 {
   GstPad *pad = gst_element_get_static_pad (element, "src");
   GstCaps *caps;
-  gboolean found = FALSE, sys = FALSE;
+  gboolean found = FALSE, other = FALSE;
   guint i;
 
   if (!pad)
@@ -246,15 +246,15 @@ peer_wants_feature (GstElement * element, const gchar * feature)
     for (i = 0; i < gst_caps_get_size (caps); i++) {
       GstCapsFeatures *f = gst_caps_get_features (caps, i);
 
-      if (f && gst_caps_features_contains (f, feature))
+      if (f && !gst_caps_features_is_any (f)
+          && gst_caps_features_contains (f, feature))
         found = TRUE;
-      else if (!f || gst_caps_features_is_equal (f,
-              GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-        sys = TRUE;
+      else
+        other = TRUE;
     }
   }
   gst_caps_unref (caps);
-  return found && !sys;
+  return found && !other;
 }
 
 /* Step 5's first half: a device of GStreamer's own type made for
