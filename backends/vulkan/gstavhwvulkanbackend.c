@@ -12,6 +12,7 @@
 #include "gstavhwvulkanbackend.h"
 #ifdef HAVE_GST_VULKAN
 #include "gstavhwvulkaninterop.h"
+#include "gstavhwvulkanexport.h"
 #endif
 
 GST_DEBUG_CATEGORY (vk_debug);
@@ -259,6 +260,8 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
 #ifdef HAVE_GST_VULKAN
   /* gst.vulkan.device: share GStreamer's VkDevice. */
   vk_interop_class_init (bclass);
+  /* memory:VulkanImage out of avhwdec on such a shared device. */
+  vk_export_class_init (bclass);
 #endif
 }
 

@@ -50,9 +50,11 @@ GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
  *   for the same VkQueue. Within one streaming thread (no queue element
  *   between avhw and vulkan elements) the submissions never overlap.
  * - avhw device memory (memory:AVHWVulkan, an AVVkFrame) and GStreamer's
- *   memory:VulkanImage are different caps features: frames between the two
- *   go through system memory. Sharing the VkDevice is what this gives;
- *   zero-copy between the two memory types is out of scope.
+ *   memory:VulkanImage are different caps features. On such a shared
+ *   device, from GStreamer 1.24 and FFmpeg 7, avhwdec hands its frames out
+ *   as memory:VulkanImage wrapping the AVVkFrame's images
+ *   (gstavhwvulkanexport.c); the other way (GStreamer's images into avhw
+ *   elements) goes through system memory.
  */
 
 /* What an FFmpeg device context made on a GstVulkanDevice borrows; freed
@@ -431,6 +433,17 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
       q.family[q.main], q.n_queues[q.main],
       g_strv_length (f->inst_exts), g_strv_length (f->dev_exts));
   return ref;
+}
+
+GstVulkanDevice *
+vk_interop_peek_gst_device (GstAvhwDevice * device)
+{
+  AVHWDeviceContext *dctx =
+      (AVHWDeviceContext *) gst_avhw_device_get_device_ctx (device)->data;
+
+  if (dctx->free != vk_foreign_free)
+    return NULL;
+  return ((VkForeign *) dctx->user_opaque)->device;
 }
 
 static gboolean

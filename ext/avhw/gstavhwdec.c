@@ -474,6 +474,24 @@ downstream_takes (GstAvhwDec * self, const GstVideoInfo * info,
   return ok;
 }
 
+/* Whether the backend can hand frames of @fmt on our device to GStreamer's
+ * own memory (@feature): when not (another device, an old GStreamer, a
+ * format it cannot wrap) that memory is not offered. */
+static gboolean
+exports_foreign (GstAvhwDec * self, GstAvhwBackend * backend,
+    enum AVPixelFormat fmt, const gchar * feature)
+{
+  gchar *why = NULL;
+  gboolean ok = gst_avhw_backend_device_exports_foreign (backend,
+      DEVICE (self), fmt, &why);
+
+  if (!ok)
+    GST_INFO_OBJECT (self, "not offering %s for %s: %s", feature,
+        av_get_pix_fmt_name (fmt), why ? why : "the backend says no");
+  g_free (why);
+  return ok;
+}
+
 /* Frames held inside FFmpeg: the reorder depth plus, with frame threads,
  * one frame per extra thread. */
 static void
@@ -529,7 +547,8 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
       && downstream_takes (self, &info,
       gst_avhw_backend_get_caps_feature (backend));
   self->foreign_memory = !self->device_memory && foreign
-      && device_holds (self, sw_fmt) && downstream_takes (self, &info, foreign);
+      && device_holds (self, sw_fmt) && downstream_takes (self, &info, foreign)
+      && exports_foreign (self, backend, sw_fmt, foreign);
 
   st = gst_video_decoder_set_interlaced_output_state (dec, fmt,
       GST_VIDEO_INFO_INTERLACE_MODE (&info), frame->width, frame->height,

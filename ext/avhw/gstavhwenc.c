@@ -203,7 +203,7 @@ make_sink_caps (GstAvhwEnc * self, GstAvhwDevice * device)
     caps = gst_caps_new_empty ();
     if (gst_value_list_get_size (&dev) > 0) {
       const gchar *foreign =
-          gst_avhw_backend_get_foreign_memory_feature (backend);
+          gst_avhw_backend_get_foreign_input_feature (backend);
 
       gst_caps_append (caps, raw_caps (&dev,
               gst_avhw_backend_get_caps_feature (backend)));

@@ -336,7 +336,7 @@ ref_device_frame (GstBuffer * buffer, const AVFrame * in, AVFrame * out)
 static gboolean
 foreign_input (GstAvhwEnc * self)
 {
-  const gchar *foreign = gst_avhw_backend_get_foreign_memory_feature
+  const gchar *foreign = gst_avhw_backend_get_foreign_input_feature
       (gst_avhw_device_get_backend (GST_AVHW_ENC_DEVICE (self)));
   GstCapsFeatures *f;
 

@@ -102,7 +102,7 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
             "format"))
       warn_unsupported (GST_AVHW_UPLOAD (trans), device, caps);
   } else {
-    const gchar *foreign = gst_avhw_backend_get_foreign_memory_feature
+    const gchar *foreign = gst_avhw_backend_get_foreign_input_feature
         (gst_avhw_device_get_backend (device));
 
     res = gst_avhw_caps_switch_memory (device, caps, FALSE, FALSE);
@@ -125,7 +125,7 @@ gst_avhw_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   if (!gst_video_info_from_caps (&self->in_info, incaps))
     return FALSE;
-  foreign = DEVICE (trans) ? gst_avhw_backend_get_foreign_memory_feature
+  foreign = DEVICE (trans) ? gst_avhw_backend_get_foreign_input_feature
       (gst_avhw_device_get_backend (DEVICE (trans))) : NULL;
   self->in_foreign = foreign && gst_caps_features_contains
       (gst_caps_get_features (incaps, 0), foreign);

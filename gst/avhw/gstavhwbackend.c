@@ -440,6 +440,22 @@ gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend)
       KLASS (backend)->foreign_memory_feature : NULL;
 }
 
+/**
+ * gst_avhw_backend_get_foreign_input_feature:
+ * @backend: a #GstAvhwBackend
+ *
+ * Returns: (transfer none) (nullable): the caps feature of GStreamer's own
+ *   device memory this backend takes frames from (copies or wraps them into
+ *   its own frames), if any; a backend may export without importing
+ */
+const gchar *
+gst_avhw_backend_get_foreign_input_feature (GstAvhwBackend * backend)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  return KLASS (backend)->import_foreign_buffer ?
+      KLASS (backend)->foreign_memory_feature : NULL;
+}
+
 /* FFmpeg types, resolved by name so a fork's own type works. */
 enum AVHWDeviceType
 gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend)
@@ -826,6 +842,48 @@ gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
     return NULL;
   }
   return klass->export_foreign_buffer (backend, device, frame, info, error);
+}
+
+/**
+ * gst_avhw_backend_device_exports_foreign: (skip)
+ * @backend: a #GstAvhwBackend
+ * @device: a device of @backend
+ * @sw_format: the software format of the frames to export
+ * @reason: (out) (optional) (nullable): why not, when not
+ *
+ * Whether frames of @sw_format on @device can go to GStreamer's own device
+ * memory (#GstAvhwBackendClass.foreign_memory_feature) with
+ * gst_avhw_backend_export_foreign_buffer(). Elements ask it before they
+ * offer that memory downstream.
+ *
+ * Returns: %TRUE when they can
+ */
+gboolean
+gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
+    GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason)
+{
+  GstAvhwBackendClass *klass;
+  gchar *why = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  if (reason)
+    *reason = NULL;
+  klass = KLASS (backend);
+  if (!klass->export_foreign_buffer || !klass->foreign_memory_feature) {
+    if (reason)
+      *reason = g_strdup_printf ("backend %s does not export to GStreamer's "
+          "own memory", klass->name);
+    return FALSE;
+  }
+  if (!klass->device_exports_foreign)
+    return TRUE;
+  ok = klass->device_exports_foreign (backend, device, sw_format, &why);
+  if (reason)
+    *reason = why;
+  else
+    g_free (why);
+  return ok;
 }
 
 /**

@@ -159,6 +159,20 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   @device_decodes says yes; cheap, like it. Optional; %NULL: nothing is
  *   shown beside the decoder candidates. (Added after contract version 1 in
  *   a reserved slot.)
+ * @device_exports_foreign: whether @export_foreign_buffer can hand frames of
+ *   @sw_format made on @device to GStreamer's own memory; when not, @reason
+ *   (nullable) says why, newly allocated. Elements offer
+ *   @foreign_memory_feature for that device and format only when it says
+ *   yes, so negotiation picks another memory rather than a wrong frame.
+ *   Optional; %NULL: every device and format of the backend can (added
+ *   after contract version 1 in a reserved slot).
+ * @make_foreign_context: a new context of @foreign_context_type holding a
+ *   device of GStreamer's own type made for device @index (the first one
+ *   when -1), for avhw elements about to open a device next to GStreamer's
+ *   elements that take @foreign_memory_feature, so both use that device:
+ *   the library then wraps it with @wrap_foreign_context and answers
+ *   GStreamer's queries with it. Optional; %NULL when the backend cannot
+ *   make one (added after contract version 1 in a reserved slot).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -229,8 +243,13 @@ struct _GstAvhwBackendClass
   gchar *(*get_decode_description) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id);
 
+  gboolean (*device_exports_foreign) (GstAvhwBackend * backend,
+      GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
+  GstContext *(*make_foreign_context) (GstAvhwBackend * backend, gint index,
+      GError ** error);
+
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 5];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 7];
 };
 
 /**
@@ -264,6 +283,9 @@ const gchar * gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backen
 
 GST_AVHW_API
 const gchar * gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_get_foreign_input_feature (GstAvhwBackend * backend);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,
@@ -344,6 +366,10 @@ GST_AVHW_API
 GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
     GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
     GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
+    GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,

@@ -25,7 +25,13 @@ GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
  * 4. queries for GStreamer's own device contexts of the backends that
  *    interoperate (gst.cuda.context...): the avhw device is then made on
  *    that very device (gst_avhw_device_open_foreign());
- * 5. the process-wide cache: gst_avhw_device_open(), which for `auto` and a
+ * 5. when the element names a backend whose devices GStreamer's own
+ *    elements can share and a downstream neighbour takes only GStreamer's
+ *    own memory of that kind (`avhwdec device=vulkan ! vulkandownload`),
+ *    a device of GStreamer's type made by the backend
+ *    (#GstAvhwBackendClass.make_foreign_context), so the neighbour, which
+ *    asks later, gets that same device; else
+ *    the process-wide cache: gst_avhw_device_open(), which for `auto` and a
  *    backend name opens that backend's least busy device (the only place a
  *    device is chosen by load);
  * 6. it posts HAVE_CONTEXT (ours, and the backend's foreign type when it
@@ -219,6 +225,83 @@ find_context (GstElement * element)
   gst_query_unref (query);
 }
 
+/* Whether the peer of @element's src pad takes @feature only: a GStreamer
+ * element that works in its own device memory (vulkandownload), not one
+ * that also takes system memory or avhw memory (avhwdownload). */
+static gboolean
+peer_wants_feature (GstElement * element, const gchar * feature)
+{
+  GstPad *pad = gst_element_get_static_pad (element, "src");
+  GstCaps *caps;
+  gboolean found = FALSE, other = FALSE;
+  guint i;
+
+  if (!pad)
+    return FALSE;
+  caps = gst_pad_peer_query_caps (pad, NULL);
+  gst_object_unref (pad);
+  if (!caps)
+    return FALSE;
+  if (!gst_caps_is_any (caps)) {
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+      if (f && !gst_caps_features_is_any (f)
+          && gst_caps_features_contains (f, feature))
+        found = TRUE;
+      else
+        other = TRUE;
+    }
+  }
+  gst_caps_unref (caps);
+  return found && !other;
+}
+
+/* Step 5's first half: a device of GStreamer's own type made for
+ * @device_string, when a downstream GStreamer element needs it. */
+static GstAvhwDevice *
+open_for_foreign_peer (GstElement * element, const gchar * device_string)
+{
+  GstAvhwBackend *b;
+  GstAvhwBackendClass *klass;
+  GstAvhwDevice *dev = NULL;
+  GstContext *context;
+  GError *err = NULL;
+  gchar *want = NULL;
+  gint index = -1;
+
+  if (!gst_avhw_device_parse_string (device_string, &want, &index, NULL)
+      || !want)
+    goto out;
+  b = gst_avhw_backend_find (want, NULL);
+  if (!b)
+    goto out;
+  klass = GST_AVHW_BACKEND_GET_CLASS (b);
+  if (klass->make_foreign_context && klass->foreign_context_type
+      && gst_avhw_backend_get_foreign_memory_feature (b)
+      && peer_wants_feature (element,
+          gst_avhw_backend_get_foreign_memory_feature (b))) {
+    context = klass->make_foreign_context (b, index, &err);
+    if (context) {
+      dev = gst_avhw_device_open_foreign (context, device_string, &err);
+      gst_context_unref (context);
+    }
+    if (dev)
+      GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "made %s on a %s "
+          "device for the GStreamer element downstream",
+          gst_avhw_device_get_name (dev), klass->foreign_context_type);
+    else
+      GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "no %s device for "
+          "the GStreamer element downstream (%s): opening our own",
+          klass->foreign_context_type, err ? err->message : "none");
+    g_clear_error (&err);
+  }
+  gst_object_unref (b);
+out:
+  g_free (want);
+  return dev;
+}
+
 /**
  * gst_avhw_find_element_device:
  * @element: the element that looks for a device
@@ -279,7 +362,9 @@ gst_avhw_ensure_element_device (GstElement * element,
   if (*device)
     return TRUE;
 
-  dev = gst_avhw_device_open (device_string, NULL, error);
+  dev = open_for_foreign_peer (element, device_string);
+  if (!dev)
+    dev = gst_avhw_device_open (device_string, NULL, error);
   if (!dev)
     return FALSE;
   *device = dev;

@@ -107,9 +107,13 @@ interop_stop (GstElement * p)
  * @contexts (NULL-terminated, may be NULL) set on the pipeline first.
  * Returns an MD5 of the visible bytes of every frame (strides left out),
  * and the pipeline, still PLAYING, in *@out when that is not NULL. */
+typedef void (*InteropSetupFunc) (GstElement * pipeline, gpointer data);
+
+/* interop_run_and_hash() calling @setup (nullable) on the pipeline before it
+ * starts (to add pad probes). */
 G_GNUC_UNUSED static gchar *
-interop_run_and_hash (const gchar * desc, GstContext ** contexts,
-    GstElement ** out)
+interop_run_and_hash_full (const gchar * desc, GstContext ** contexts,
+    GstElement ** out, InteropSetupFunc setup, gpointer data)
 {
   GError *err = NULL;
   GstElement *p = gst_parse_launch (desc, &err), *sink;
@@ -122,6 +126,8 @@ interop_run_and_hash (const gchar * desc, GstContext ** contexts,
   fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "");
   for (; contexts && *contexts; contexts++)
     gst_element_set_context (p, *contexts);
+  if (setup)
+    setup (p, data);
   sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
@@ -170,4 +176,11 @@ interop_run_and_hash (const gchar * desc, GstContext ** contexts,
   else
     interop_stop (p);
   return digest;
+}
+
+G_GNUC_UNUSED static gchar *
+interop_run_and_hash (const gchar * desc, GstContext ** contexts,
+    GstElement ** out)
+{
+  return interop_run_and_hash_full (desc, contexts, out, NULL, NULL);
 }

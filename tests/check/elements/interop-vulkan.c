@@ -11,6 +11,12 @@
  * staging-buffer download copies the wrong way, see
  * gstavhwvulkandownload.c); test_gst_device_round_trips checks each format
  * for that with a destination that holds a mark beforehand.
+ *
+ * From GStreamer 1.24 and FFmpeg 7 (Debian 13) avhwdec on GStreamer's
+ * VkDevice hands out memory:VulkanImage wrapping its AVVkFrames: the
+ * export tests decode an x264enc clip through vulkandownload and check it
+ * bit-exact against avhwdownload, the images wrapped and the one VkDevice.
+ * Older stacks (GStreamer 1.22) leave those tests out and say why.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -23,6 +29,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkanexport.h"
 /* Struct layouts only: GST_VULKAN_* casts and calls would need linking. */
 #include <gst/vulkan/vulkan.h>
 #include "interop-common.c"
@@ -416,6 +423,246 @@ GST_START_TEST (test_empty_context_refused)
 
 GST_END_TEST;
 
+
+/* Whether this build wraps decoded frames into memory:VulkanImage (the
+ * backend's VK_CAN_EXPORT). */
+#define CAN_EXPORT (GST_CHECK_VERSION (1, 24, 0) \
+    && LIBAVUTIL_VERSION_MAJOR >= 59)
+
+/* The feature is offered only for GStreamer's device and formats it wraps;
+ * never for a VkDevice FFmpeg made. */
+GST_START_TEST (test_exports_only_gst_devices)
+{
+  GstAvhwBackend *b = gst_avhw_backend_find ("vulkan", NULL);
+  GstAvhwDevice *shared, *own;
+  gchar *why = NULL;
+
+  shared = gst_avhw_device_open_foreign (gst_device_ctx, "vulkan", NULL);
+  own = gst_avhw_device_open ("vulkan", NULL, NULL);
+  fail_unless (shared && own && shared != own);
+  fail_if (gst_avhw_backend_device_exports_foreign (b, own, AV_PIX_FMT_NV12,
+          &why), "offered on FFmpeg's own VkDevice");
+  fail_unless (why != NULL);
+  GST_INFO ("own device: %s", why);
+  g_clear_pointer (&why, g_free);
+  if (CAN_EXPORT) {
+    fail_unless_equals_string (gst_avhw_backend_get_foreign_memory_feature
+        (b), "memory:VulkanImage");
+    fail_unless (gst_avhw_backend_device_exports_foreign (b, shared,
+            AV_PIX_FMT_NV12, NULL));
+    fail_unless (gst_avhw_backend_device_exports_foreign (b, shared,
+            AV_PIX_FMT_YUV420P, NULL));
+    fail_if (gst_avhw_backend_device_exports_foreign (b, shared,
+            AV_PIX_FMT_BGRA, &why), "BGRA is not wrapped");
+    g_clear_pointer (&why, g_free);
+  } else {
+    /* GStreamer 1.22: no feature at all, so nothing is negotiated */
+    fail_unless (gst_avhw_backend_get_foreign_memory_feature (b) == NULL);
+    fail_if (gst_avhw_backend_device_exports_foreign (b, shared,
+            AV_PIX_FMT_NV12, NULL));
+  }
+  /* avhwupload does not take memory:VulkanImage: nothing imports it */
+  fail_unless (gst_avhw_backend_get_foreign_input_feature (b) == NULL);
+  gst_object_unref (shared);
+  gst_object_unref (own);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
+#if GST_CHECK_VERSION (1, 24, 0) && LIBAVUTIL_VERSION_MAJOR >= 59
+static gchar *clip;
+
+/* What the pad probe on vulkandownload's sink saw. */
+typedef struct
+{
+  GstVulkanDevice *vk, *mem_device;
+  GstPad *pad;
+  guint buffers, wrapped, images;
+  gchar *problem;
+} Seen;
+
+static GstPadProbeReturn
+check_wrapped (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Seen *seen = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  guint i, n = gst_buffer_n_memory (buf);
+
+  seen->buffers++;
+  for (i = 0; i < n; i++) {
+    GstMemory *m = gst_buffer_peek_memory (buf, i);
+    GstVulkanImageMemory *mem = (GstVulkanImageMemory *) m;
+    GstAvhwVkExported *e;
+    AVVkFrame *vkf;
+
+    if (g_strcmp0 (m->allocator->mem_type, "VulkanImage") != 0) {
+      seen->problem = g_strdup_printf ("memory %u is %s", i,
+          m->allocator->mem_type);
+      continue;
+    }
+    if (!mem->wrapped || !mem->user_data) {
+      seen->problem = g_strdup ("an image GStreamer allocated: a copy");
+      continue;
+    }
+    e = mem->user_data;
+    vkf = (AVVkFrame *) e->frame->data[0];
+    seen->mem_device = mem->device;
+    if (mem->image != vkf->img[i] || (seen->vk && mem->device != seen->vk)) {
+      seen->problem = g_strdup_printf ("memory %u wraps VkImage %p, the "
+          "AVVkFrame has %p", i, (gpointer) mem->image, (gpointer) vkf->img[i]);
+      continue;
+    }
+    if (((AVVulkanDeviceContext *) ((AVHWFramesContext *)
+                e->frame->hw_frames_ctx->data)->device_ctx->hwctx)->act_dev
+        != mem->device->device)
+      seen->problem = g_strdup ("the frame is not on GStreamer's VkDevice");
+    seen->images++;
+    if (i == 0)
+      seen->wrapped++;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+probe_vdown (GstElement * pipeline, gpointer data)
+{
+  Seen *seen = data;
+  GstElement *down = gst_bin_get_by_name (GST_BIN (pipeline), "vdown");
+
+  seen->pad = gst_element_get_static_pad (down, "sink");
+  gst_pad_add_probe (seen->pad, GST_PAD_PROBE_TYPE_BUFFER, check_wrapped,
+      seen, NULL);
+  gst_object_unref (down);
+}
+
+/* Decodes the clip through avhwdec @caps_filter vulkandownload with
+ * @contexts set on the pipeline: bit-exact against avhwdec ! avhwdownload,
+ * every buffer wraps the decoder's AVVkFrame images (no copy), and one
+ * VkDevice: avhwdec's act_dev is vulkandownload's, and @vk's when given. */
+static void
+check_dec_into_vulkandownload (const gchar * caps_filter,
+    GstContext ** contexts, GstVulkanDevice * vk)
+{
+  Seen seen = { vk, NULL, NULL, 0, 0, 0, NULL };
+  GstElement *p;
+  GstAvhwDevice *dev;
+  GstContext *asked;
+  GstVulkanDevice *down_vk;
+  gchar *desc, *ref, *out;
+  GstCaps *caps;
+
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
+      "device=vulkan ! avhwdownload ! video/x-raw,format=I420 ! "
+      "appsink name=sink sync=false", clip);
+  ref = interop_run_and_hash (desc, NULL, NULL);
+  g_free (desc);
+
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
+      "name=dec device=vulkan ! %s vulkandownload name=vdown ! "
+      "video/x-raw,format=I420 ! appsink name=sink sync=false", clip,
+      caps_filter);
+  out = interop_run_and_hash_full (desc, contexts, &p, probe_vdown, &seen);
+  /* What vulkandownload uses */
+  asked = interop_query_upstream_of (p, "sink", DEVICE_TYPE);
+  fail_unless (asked != NULL, "vulkandownload has no device");
+  down_vk = gst_device (asked);
+  fail_unless (!vk || down_vk == vk, "vulkandownload has another device");
+  dev = interop_active_device (p, "dec");
+  fail_unless (vk_hwctx (dev)->act_dev == down_vk->device,
+      "avhwdec's act_dev %p is not vulkandownload's VkDevice %p",
+      (gpointer) vk_hwctx (dev)->act_dev, (gpointer) down_vk->device);
+  fail_unless (seen.problem == NULL, "%s", seen.problem);
+  fail_unless (seen.mem_device == down_vk, "the memory names another "
+      "GstVulkanDevice than vulkandownload's");
+  fail_unless (seen.buffers > 0 && seen.wrapped == seen.buffers,
+      "%u of %u buffers wrap AVVkFrames", seen.wrapped, seen.buffers);
+  GST_INFO ("%u buffers, %u VkImages wrapped", seen.buffers, seen.images);
+  caps = gst_pad_get_current_caps (seen.pad);
+  fail_unless (caps && gst_caps_features_contains (gst_caps_get_features
+          (caps, 0), "memory:VulkanImage"), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_context_unref (asked);
+  gst_object_unref (dev);
+  gst_object_unref (seen.pad);
+  interop_stop (p);
+  fail_unless_equals_string (out, ref);
+  g_free (desc);
+  g_free (ref);
+  g_free (out);
+}
+
+/* The application shares GStreamer's VkDevice (gst.vulkan.device on the
+ * pipeline). */
+GST_START_TEST (test_dec_into_vulkandownload)
+{
+  GstContext *ctxs[] = { gst_instance_ctx, gst_device_ctx, NULL };
+
+  check_dec_into_vulkandownload ("video/x-raw(memory:VulkanImage) !", ctxs,
+      gst_device (gst_device_ctx));
+}
+
+GST_END_TEST;
+
+/* No application code: avhwdec sees vulkandownload downstream, opens its
+ * device on a GstVulkanDevice it has GStreamer make, and vulkandownload
+ * gets that device when it asks (gst-launch-1.0 ... avhwdec device=vulkan
+ * ! vulkandownload ! ...). */
+GST_START_TEST (test_dec_into_vulkandownload_alone)
+{
+  check_dec_into_vulkandownload ("", NULL, NULL);
+}
+
+GST_END_TEST;
+
+/* Makes the H.264 clip the export tests decode; FALSE (and why) when this
+ * GStreamer cannot. */
+static gboolean
+make_clip (void)
+{
+  GstElementFactory *x264 = gst_element_factory_find ("x264enc");
+  gchar *tmp, *desc;
+  GstElement *p;
+  GstMessage *msg;
+  gboolean ok;
+
+  if (!x264) {
+    g_print ("export tests left out: they need x264enc (gst-plugins-ugly) "
+        "to make a clip\n");
+    return FALSE;
+  }
+  gst_object_unref (x264);
+  tmp = g_dir_make_tmp ("avhw-interop-vulkan-XXXXXX", NULL);
+  clip = g_build_filename (tmp, "clip.h264", NULL);
+  desc = g_strdup_printf ("videotestsrc num-buffers=10 pattern=smpte ! "
+      "video/x-raw,format=I420,width=64,height=48 ! x264enc "
+      "speed-preset=ultrafast ! h264parse ! video/x-h264,stream-format="
+      "byte-stream ! filesink location=%s", clip);
+  p = gst_parse_launch (desc, NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (!ok) {
+    GError *err = NULL;
+
+    if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    /* not fail(): the suite is not running yet */
+    g_printerr ("could not make the clip: %s\n", err ? err->message :
+        "timed out");
+    g_clear_error (&err);
+    exit (1);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (desc);
+  g_free (tmp);
+  return ok;
+}
+#endif
+
 static Suite *
 interop_vulkan_suite (void)
 {
@@ -441,6 +688,19 @@ interop_vulkan_suite (void)
   tcase_add_test (tc, test_answers_only_for_gst_devices);
   tcase_add_test (tc, test_unshared_pipelines_still_exact);
   tcase_add_test (tc, test_empty_context_refused);
+  tcase_add_test (tc, test_exports_only_gst_devices);
+#if GST_CHECK_VERSION (1, 24, 0) && LIBAVUTIL_VERSION_MAJOR >= 59
+  if (make_clip ()) {
+    tcase_add_test (tc, test_dec_into_vulkandownload);
+    tcase_add_test (tc, test_dec_into_vulkandownload_alone);
+  }
+#else
+  g_print
+      ("test_dec_into_vulkandownload(_alone) left out: avhwdec wraps frames "
+      "into memory:VulkanImage from GStreamer 1.24 and FFmpeg 7 (built with "
+      "GStreamer %d.%d, libavutil %d)\n", GST_VERSION_MAJOR, GST_VERSION_MINOR,
+      LIBAVUTIL_VERSION_MAJOR);
+#endif
   return s;
 }
 
