@@ -289,7 +289,7 @@ fi
 vd_md5() {
     local name=$1 b; shift
     b=$(budget 60)
-    GST_DEBUG="*:2,vulkandevice:4,avhwvulkan*:5,avhw-ffmpeg:5" GST_DEBUG_NO_COLOR=1 \
+    GST_DEBUG="*:2,vulkandevice:4,avhwvulkan*:5,avhwvulkanexport:6,avhw-ffmpeg:5" GST_DEBUG_NO_COLOR=1 \
         timeout -k 5 "$b" gst-launch-1.0 -m filesrc location="$H264" ! parsebin ! "$@" ! \
         video/x-raw,format=NV12 ! videocodectestsink > "$VLOGS/$name.log" 2>&1
     echo "$name: gst-launch exit $? (limit ${b} s): $*"
@@ -302,20 +302,24 @@ if has_part download && enough 20 "avhwdec ! vulkandownload"; then
         row "avhwdec ! vulkandownload" "SKIP: no vulkandownload element"
     else
         vd_md5 vulkandownload avhwdec device="$DEV" fallback=false ! vulkandownload ! videoconvert
+        # the same across a queue: GStreamer and FFmpeg submit from two threads
+        vd_md5 vulkandownload-queue avhwdec device="$DEV" fallback=false ! queue ! vulkandownload ! videoconvert
         vd_md5 avhwdownload avhwdec device="$DEV" fallback=false ! avhwdownload
         timeout -k 5 "$(budget 60)" ffmpeg -v error -nostdin -i "$H264" -map 0:v:0 -pix_fmt yuv420p -f md5 - \
             2> "$VLOGS/ffmpeg-md5.err" | sed 's/^MD5=//' > "$VLOGS/ffmpeg.md5"
         m_vd=$(cat "$VLOGS/vulkandownload.md5") m_ad=$(cat "$VLOGS/avhwdownload.md5") m_ff=$(cat "$VLOGS/ffmpeg.md5")
+        m_vq=$(cat "$VLOGS/vulkandownload-queue.md5")
         echo "md5: vulkandownload ${m_vd:-none}, avhwdownload ${m_ad:-none}, ffmpeg software ${m_ff:-none}"
         L=$VLOGS/vulkandownload.log
         n_gst=$(grep -c 'Creating a device from physical' "$L")
         n_ff=$(grep -cE 'Device [0-9]+ selected' "$L")
         n_wrap=$(grep -c "on GStreamer's" "$L")
+        n_frames=$(grep -c 'wrapped [0-9]* VkImage' "$L")
         grep -m3 -E "ERROR|cannot use GStreamer's|not-negotiated" "$L" | cut -c1-240
         ex=no; [ -n "$m_vd" ] && [ "$m_vd" = "$m_ad" ] && ex=yes
         ffx=no; [ -n "$m_vd" ] && [ "$m_vd" = "$m_ff" ] && ffx=yes
         err=$(grep -m1 -oE 'ERROR: from element [^ ]*: .*' "$L" | cut -c1-120)
-        row "avhwdec ! vulkandownload (H.264 1080p)" "MD5 ${m_vd:-none}$([ -n "$err" ] && echo " ($err)"); = avhwdownload: $ex; = ffmpeg software: $ffx; VkDevices made: $(( n_gst + n_ff )) (GStreamer $n_gst, FFmpeg $n_ff), FFmpeg on GStreamer's: $n_wrap"
+        row "avhwdec ! vulkandownload (H.264 1080p)" "MD5 ${m_vd:-none}$([ -n "$err" ] && echo " ($err)"); = avhwdownload: $ex; = ffmpeg software: $ffx; VkDevices made: $(( n_gst + n_ff )) (GStreamer $n_gst, FFmpeg $n_ff), FFmpeg on GStreamer's: $n_wrap; frames wrapped (no copy): $n_frames; across a queue: $([ -n "$m_vq" ] && [ "$m_vq" = "$m_ad" ] && echo bit-exact || echo "MD5 ${m_vq:-none}")"
     fi
 fi
 
