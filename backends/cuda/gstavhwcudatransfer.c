@@ -160,27 +160,8 @@ static gboolean
 cuda_download (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
     GError ** error)
 {
-  const AVHWFramesContext *fc;
-
-  if (!dst->buf[0]) {
-    /* Like av_hwframe_transfer_data(): a frame without planes gets them,
-     * in the device frames' format and the source's size. */
-    if (!(fc = cuda_frames_of (src, "device", error)))
-      return FALSE;
-    if (dst->format == AV_PIX_FMT_NONE)
-      dst->format = fc->sw_format;
-    if (!dst->width || !dst->height) {
-      dst->width = src->width;
-      dst->height = src->height;
-    }
-    if (av_frame_get_buffer (dst, 0) < 0) {
-      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-          "cuda: download: no memory for a %dx%d %s frame", dst->width,
-          dst->height, av_get_pix_fmt_name (dst->format));
-      return FALSE;
-    }
-  }
-  /* src is only read: FFmpeg's transfer API takes it const as well. */
+  /* dst has planes (gst_avhw_backend_download() gives them); src is only
+   * read: FFmpeg's transfer API takes it const as well. */
   return cuda_host_transfer (dst, src, (AVFrame *) src, dst, "download", error);
 }
 

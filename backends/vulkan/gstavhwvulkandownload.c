@@ -319,26 +319,12 @@ fail:
   return FALSE;
 }
 
-/* Gives @dst planes when it has none, like av_hwframe_transfer_data():
- * in the device frames' format and the source's size. */
+/* @dst (which has planes: gst_avhw_backend_download() gives them) fits the
+ * device frames. */
 static gboolean
 vk_own_dst (AVFrame * dst, const AVFrame * src, const AVHWFramesContext * fc,
     GError ** error)
 {
-  if (!dst->buf[0]) {
-    if (dst->format == AV_PIX_FMT_NONE)
-      dst->format = fc->sw_format;
-    if (!dst->width || !dst->height) {
-      dst->width = src->width;
-      dst->height = src->height;
-    }
-    if (av_frame_get_buffer (dst, 0) < 0) {
-      g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-          "vulkan: download: no memory for a %dx%d %s frame", dst->width,
-          dst->height, av_get_pix_fmt_name (dst->format));
-      return FALSE;
-    }
-  }
   if (dst->format != fc->sw_format || dst->width > fc->width
       || dst->height > fc->height
       || av_pix_fmt_count_planes (dst->format) > 4) {

@@ -761,6 +761,31 @@ gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
   return transfer_result (backend, ok, err, "upload", error);
 }
 
+/* Gives @dst planes when it has none, as av_hwframe_transfer_data() does:
+ * in the device frames' format (unless @dst names one) and the source's
+ * size, so that a backend's download always has planes to fill. */
+static gboolean
+download_dst (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  if (dst->buf[0])
+    return TRUE;
+  if (dst->format == AV_PIX_FMT_NONE && src->hw_frames_ctx)
+    dst->format = ((AVHWFramesContext *) src->hw_frames_ctx->data)->sw_format;
+  if (!dst->width || !dst->height) {
+    dst->width = src->width;
+    dst->height = src->height;
+  }
+  if (dst->format == AV_PIX_FMT_NONE || av_frame_get_buffer (dst, 0) < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+        "%s: download: no memory for a %dx%d %s frame",
+        KLASS (backend)->name, dst->width, dst->height,
+        av_get_pix_fmt_name (dst->format));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /**
  * gst_avhw_backend_download: (skip)
  */
@@ -772,7 +797,8 @@ gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
   gboolean ok;
 
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  ok = KLASS (backend)->download (backend, dst, src, &err);
+  ok = download_dst (backend, dst, src, &err)
+      && KLASS (backend)->download (backend, dst, src, &err);
   return transfer_result (backend, ok, err, "download", error);
 }
 

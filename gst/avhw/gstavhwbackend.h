@@ -97,7 +97,10 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  * @upload: copies the system-memory frame @src into the device frame @dst.
  *   Optional; the default is av_hwframe_transfer_data().
  * @download: copies the device frame @src into the system-memory frame
- *   @dst. Optional; the default is av_hwframe_transfer_data().
+ *   @dst, which has planes (the library gives a frame without any planes
+ *   in the device frames' format and @src's size first, as
+ *   av_hwframe_transfer_data() does). Optional; the default is
+ *   av_hwframe_transfer_data().
  * @copy: device-to-device copy of @src into @dst. Optional; absent means
  *   such a copy fails with a clear "not supported" error.
  * @device_decodes: whether device @index decodes @codec_id in hardware,
