@@ -133,7 +133,7 @@ vk_exported_unref (gpointer data)
  * synchronization2, else they add no semaphore at all (and still count a
  * signal). */
 static gboolean
-vk_gst_uses_semaphores (GstVulkanDevice * gst_dev)
+vk_gst_asks_semaphores (GstVulkanDevice * gst_dev)
 {
   GstVulkanPhysicalDevice *phys = gst_dev->physical_device;
   VkPhysicalDeviceVulkan13Features f13 = {
@@ -151,6 +151,27 @@ vk_gst_uses_semaphores (GstVulkanDevice * gst_dev)
     return FALSE;
   vkGetPhysicalDeviceFeatures2 (phys->device, &features);
   return f13.synchronization2;
+}
+
+/* vk_gst_asks_semaphores(), asked once per GstVulkanDevice: the answer is
+ * the device's and every exported frame needs it. Two threads asking at
+ * once store the same answer. */
+static gboolean
+vk_gst_uses_semaphores (GstVulkanDevice * gst_dev)
+{
+  static GQuark quark;
+  gpointer known;
+  gboolean uses;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("gst-avhw-vk-uses-semaphores");
+  known = g_object_get_qdata (G_OBJECT (gst_dev), quark);
+  if (known)
+    return GPOINTER_TO_INT (known) == 2;
+  uses = vk_gst_asks_semaphores (gst_dev);
+  g_object_set_qdata (G_OBJECT (gst_dev), quark, GINT_TO_POINTER (uses ? 2 :
+          1));
+  return uses;
 }
 
 /* Before a wrapped memory goes: what GStreamer did to its image goes back
