@@ -5,6 +5,7 @@
 
 #include "gstavhwdec.h"
 #include "gstavhwelementutils.h"
+#include "gstavhwdeccuts.h"
 
 G_BEGIN_DECLS
 
@@ -52,6 +53,11 @@ struct _GstAvhwDec
   AVPacket *pkt;
   GstAvhwDecParallel *par;      /* parallel > 1 and the stream cuts */
   gboolean par_decided;         /* par made, or not, for this decoder */
+  /* one session: streams end by a join (gstavhwdecjoin.c) */
+  gboolean join;
+  GstAvhwDecCuts join_cuts;     /* finds IDRs and their parameter sets */
+  AVPacket *join_idr;           /* the stream's last IDR, parameter sets in */
+  gboolean joined;              /* ctx may hold join frames: IDR next */
 };
 
 #define DEVICE(s) ((s)->dev.device)

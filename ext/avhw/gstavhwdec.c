@@ -30,6 +30,7 @@
 #include <string.h>
 #include <libavutil/pixdesc.h>
 #include "gstavhwdec-private.h"
+#include "gstavhwdecjoin.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwvideoutils.h"
 
@@ -140,20 +141,32 @@ hw_uncount (GstAvhwDec * self)
 static void
 close_codec (GstAvhwDec * self)
 {
+  gboolean keep = self->ctx_key && !self->damaged;
+
+  /* its sessions are flushed: no join frames left in ctx */
+  if (self->par)
+    self->joined = FALSE;
   g_clear_pointer (&self->par, gst_avhw_dec_parallel_free);
   self->par_decided = FALSE;
   hw_uncount (self);
-  /* The device's decoder cache flushes and keeps it for the next stream,
-   * or frees it (gstavhwcodeccache.c). */
+  /* The device's decoder cache keeps it for the next stream, or frees it
+   * (gstavhwcodeccache.c); kept with none of this stream's frames in it.
+   * A joined one may still hold join frames, which the next avhwdec
+   * drops. */
+  if (self->ctx && keep && !self->joined)
+    avcodec_flush_buffers (self->ctx);
   if (self->ctx && DEVICE (self))
-    gst_avhw_device_give_decoder (DEVICE (self), self->damaged ? NULL :
-        self->ctx_key, self->ctx);
+    gst_avhw_device_give_decoder (DEVICE (self), keep ? self->ctx_key : NULL,
+        self->ctx);
   else
     avcodec_free_context (&self->ctx);
   self->ctx = NULL;
   g_clear_pointer (&self->ctx_key, g_free);
   self->damaged = FALSE;
   self->codec = NULL;
+  self->join = self->joined = FALSE;
+  av_packet_free (&self->join_idr);
+  gst_avhw_dec_cuts_clear (&self->join_cuts);
   av_buffer_unref (&self->upload_frames);
   av_buffer_unref (&self->copy_frames);
 }
@@ -233,9 +246,10 @@ gst_avhw_dec_open_session (GstAvhwDec * self, gint threads)
  * keeping it would not pay. FFmpeg's h264 decoder drops its hwaccel at every
  * flush (h264_decode_flush() clears context_initialized, and the next stream's
  * get_format re-creates it: on NVDEC, cuvidDestroyDecoder then
- * cuvidCreateDecoder in the next stream's first frame), and wrapper decoders
- * (h264_cuvid...) re-create theirs in their flush too; those are freed at
- * once instead. hevc, vp9 and av1 keep theirs while the next stream
+ * cuvidCreateDecoder in the next stream's first frame), so it is kept only
+ * where its streams end by a join, not a flush (gstavhwdecjoin.c). Wrapper
+ * decoders (h264_cuvid...) re-create theirs in their flush; they are freed
+ * at once instead. hevc, vp9 and av1 keep theirs while the next stream
  * has the same sequence parameters, and software decoders keep their
  * threads. */
 static gchar *
@@ -243,8 +257,9 @@ reuse_key (AVCodecContext * ctx, const AVCodec * codec, gboolean hw)
 {
   gchar *sum = NULL, *key;
 
-  if (hw && (codec->id == AV_CODEC_ID_H264
-          || (codec->capabilities & AV_CODEC_CAP_HARDWARE)))
+  if (hw && ((codec->capabilities & AV_CODEC_CAP_HARDWARE)
+          || (codec->id == AV_CODEC_ID_H264
+              && !gst_avhw_dec_join_applies (codec, hw))))
     return NULL;
   if (ctx->extradata_size > 0)
     sum = g_compute_checksum_for_data (G_CHECKSUM_SHA1, ctx->extradata,
@@ -255,6 +270,21 @@ reuse_key (AVCodecContext * ctx, const AVCodec * codec, gboolean hw)
       sum ? sum : "none");
   g_free (sum);
   return key;
+}
+
+/* Whether this stream ends by a join (gstavhwdecjoin.c). */
+static void
+init_join (GstAvhwDec * self)
+{
+  gchar *why = NULL;
+
+  self->join = gst_avhw_dec_join_applies (self->codec, self->hw);
+  if (self->join && !gst_avhw_dec_cuts_init (&self->join_cuts,
+          self->codec->id, self->input_state, &why)) {
+    GST_DEBUG_OBJECT (self, "streams end by a drain and flush: %s", why);
+    g_free (why);
+    self->join = FALSE;
+  }
 }
 
 /* Opens @codec; with @hw on the element's device. */
@@ -298,6 +328,8 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
     avcodec_free_context (&ctx);
     ctx = kept;
     ctx->opaque = self;
+    /* it may hold the join frames of its last stream */
+    self->joined = TRUE;
     ret = 0;
   } else {
     ret = avcodec_open2 (ctx, codec, NULL);
@@ -314,6 +346,7 @@ failed:
   self->ctx = ctx;
   self->codec = codec;
   self->hw = hw;
+  init_join (self);
   GST_DEBUG_OBJECT (self, "%d thread(s), type 0x%x", ctx->thread_count,
       ctx->active_thread_type);
   GST_INFO_OBJECT (self, "%s %s decoder %s on %s", kept ? "reusing" :
@@ -767,11 +800,36 @@ receive_frames (GstAvhwDec * self)
       break;
     if (r < 0)
       ret = gst_avhw_dec_decode_error (self, "avcodec_receive_frame", r);
+    else if (gst_avhw_dec_is_join_frame (frame))
+      av_frame_unref (frame);
     else
       ret = gst_avhw_dec_output_decoded (self, frame, TRUE);
   }
   av_frame_free (&frame);
   return ret;
+}
+
+/* The last IDR of the stream, for a join; and after a join, a flush
+ * unless @data is an IDR. */
+static void
+before_send (GstAvhwDec * self, const guint8 * data, gsize size)
+{
+  gboolean cut = FALSE;
+
+  if (self->join) {
+    cut = gst_avhw_dec_cuts_scan (&self->join_cuts, data, size);
+    if (cut)
+      av_packet_free (&self->join_idr);
+    /* a field IDR would leave half a picture behind: drain and flush */
+    if (cut && self->join_cuts.cut_is_frame)
+      self->join_idr = gst_avhw_dec_cuts_packet (&self->join_cuts, data, size,
+          TRUE);
+  }
+  if (self->joined && !cut) {
+    GST_DEBUG_OBJECT (self, "no IDR after a join: flushing first");
+    avcodec_flush_buffers (self->ctx);
+  }
+  self->joined = FALSE;
 }
 
 static GstFlowReturn
@@ -800,6 +858,7 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     gst_video_decoder_release_frame (decoder, frame);
     return GST_FLOW_ERROR;
   }
+  before_send (self, map.data, map.size);
   r = av_new_packet (self->pkt, map.size);
   if (r == 0) {
     memcpy (self->pkt->data, map.data, map.size);
@@ -838,15 +897,40 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   return receive_frames (self);
 }
 
+typedef struct
+{
+  GstAvhwDec *self;
+  GstFlowReturn ret;
+} JoinOut;
+
+static gboolean
+join_out (AVFrame * frame, int error, gpointer user_data)
+{
+  JoinOut *o = user_data;
+
+  o->ret = frame ? gst_avhw_dec_output_decoded (o->self, frame, TRUE) :
+      gst_avhw_dec_decode_error (o->self, "avcodec_receive_frame", error);
+  av_frame_free (&frame);
+  return o->ret == GST_FLOW_OK;
+}
+
 static GstFlowReturn
 drain (GstAvhwDec * self)
 {
   GstFlowReturn ret;
+  JoinOut o = { self, GST_FLOW_OK };
 
   if (self->par)
     return gst_avhw_dec_parallel_drain (self->par);
   if (!self->ctx)
     return GST_FLOW_OK;
+  /* a decoder that stays open or is kept: ended without losing its
+   * hwaccel */
+  if (self->join && self->join_idr && self->ctx_key && !self->damaged
+      && gst_avhw_cache_get_reuse ()) {
+    self->joined = gst_avhw_dec_join (self->ctx, self->join_idr, join_out, &o);
+    return o.ret;
+  }
   avcodec_send_packet (self->ctx, NULL);
   ret = receive_frames (self);
   avcodec_flush_buffers (self->ctx);
@@ -880,6 +964,7 @@ gst_avhw_dec_flush (GstVideoDecoder * decoder)
     gst_avhw_dec_parallel_flush (self->par);
   else if (self->ctx)
     avcodec_flush_buffers (self->ctx);
+  self->joined = FALSE;
   return TRUE;
 }
 

@@ -7,7 +7,9 @@
  * knows what a decoder that saw everything before it knows. VP9: the
  * first frame header of each packet; it has no parameter sets. AV1
  * (obu-stream, alignment=tu): the first frame header of each temporal
- * unit; the sequence header is kept.
+ * unit; the sequence header is kept. H.264 IDRs are also told apart as
+ * frames or fields (gstavhwdecjoin.c needs a frame), from the slice header
+ * read with GStreamer's H.264 parser.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -20,6 +22,29 @@
 #define MAX_PARAM_SETS 64
 
 static const guint8 start_code[4] = { 0, 0, 0, 1 };
+
+/* The SPS and PPS of avcC codec data, into the H.264 parser. */
+static void
+h264_read_config (GstAvhwDecCuts * c, GstBuffer * codec_data)
+{
+  GstH264DecoderConfigRecord *config = NULL;
+  GstMapInfo map;
+  guint i;
+
+  if (!gst_buffer_map (codec_data, &map, GST_MAP_READ))
+    return;
+  if (gst_h264_parser_parse_decoder_config_record (c->h264, map.data,
+          map.size, &config) == GST_H264_PARSER_OK) {
+    for (i = 0; i < config->sps->len; i++)
+      gst_h264_parser_parse_nal (c->h264, &g_array_index (config->sps,
+              GstH264NalUnit, i));
+    for (i = 0; i < config->pps->len; i++)
+      gst_h264_parser_parse_nal (c->h264, &g_array_index (config->pps,
+              GstH264NalUnit, i));
+  }
+  g_clear_pointer (&config, gst_h264_decoder_config_record_free);
+  gst_buffer_unmap (codec_data, &map);
+}
 
 gboolean
 gst_avhw_dec_cuts_init (GstAvhwDecCuts * c, enum AVCodecID codec,
@@ -69,6 +94,11 @@ gst_avhw_dec_cuts_init (GstAvhwDecCuts * c, enum AVCodecID codec,
       goto fail;
     }
   }
+  if (codec == AV_CODEC_ID_H264) {
+    c->h264 = gst_h264_nal_parser_new ();
+    if (state->codec_data && c->nal_length_size)
+      h264_read_config (c, state->codec_data);
+  }
   return TRUE;
 
 fail:
@@ -81,6 +111,7 @@ gst_avhw_dec_cuts_clear (GstAvhwDecCuts * c)
 {
   g_clear_pointer (&c->param_sets, g_ptr_array_unref);
   g_clear_pointer (&c->joined, g_bytes_unref);
+  g_clear_pointer (&c->h264, gst_h264_nal_parser_free);
 }
 
 /* The next NAL unit at or after *pos: its header at *nal, its payload
@@ -251,11 +282,38 @@ gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
   return 0;
 }
 
+/* The NAL unit whose header is at @nal, as GStreamer's H.264 parser
+ * reads it: SPS and PPS are kept; an IDR slice tells frame from field.
+ * Returns TRUE for an IDR slice of a frame. */
+static gboolean
+h264_read (GstAvhwDecCuts * c, const guint8 * d, gsize size, gsize nal)
+{
+  GstH264NalUnit unit;
+  GstH264SliceHdr slice;
+  GstH264ParserResult r;
+
+  /* the start code (00 00 01) or the length just before @nal */
+  r = c->nal_length_size ?
+      gst_h264_parser_identify_nalu_avc (c->h264, d, nal - c->nal_length_size,
+      size, c->nal_length_size, &unit) :
+      gst_h264_parser_identify_nalu_unchecked (c->h264, d, nal - 3, size,
+      &unit);
+  if (r != GST_H264_PARSER_OK)
+    return FALSE;
+  if (unit.type == GST_H264_NAL_SPS || unit.type == GST_H264_NAL_PPS) {
+    gst_h264_parser_parse_nal (c->h264, &unit);
+    return FALSE;
+  }
+  return unit.type == GST_H264_NAL_SLICE_IDR
+      && gst_h264_parser_parse_slice_hdr (c->h264, &unit, &slice, FALSE,
+      FALSE) == GST_H264_PARSER_OK && !slice.field_pic_flag;
+}
+
 gboolean
 gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
 {
   gsize pos = 0, nal, end;
-  gboolean cut = FALSE;
+  gboolean cut = FALSE, frame = FALSE;
   guint type;
 
   if (c->codec == AV_CODEC_ID_VP9)
@@ -265,6 +323,11 @@ gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
   while (next_nal (c, data, size, &pos, &nal, &end)) {
     if (c->codec == AV_CODEC_ID_H264) {
       type = data[nal] & 0x1f;
+      /* the access unit's first IDR slice says frame or field */
+      if (type == 7 || type == 8)
+        h264_read (c, data, size, nal);
+      else if (type == 5 && !cut)
+        frame = h264_read (c, data, size, nal);
       /* IDR; SPS, PPS, SPS extension, subset SPS */
       cut |= type == 5;
       if (type == 7 || type == 8 || type == 13 || type == 15)
@@ -278,6 +341,8 @@ gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
         keep_param_set (c, data, nal, end);
     }
   }
+  if (cut && c->codec == AV_CODEC_ID_H264)
+    c->cut_is_frame = frame;
   return cut;
 }
 
@@ -299,4 +364,28 @@ gst_avhw_dec_cuts_param_sets (GstAvhwDecCuts * c)
     c->joined = g_byte_array_free_to_bytes (a);
   }
   return c->joined;
+}
+
+AVPacket *
+gst_avhw_dec_cuts_packet (GstAvhwDecCuts * c, const guint8 * data, gsize size,
+    gboolean with_param_sets)
+{
+  AVPacket *pkt = av_packet_alloc ();
+  const guint8 *ps = NULL;
+  gsize ps_size = 0, at;
+
+  if (!pkt)
+    return NULL;
+  if (with_param_sets)
+    ps = g_bytes_get_data (gst_avhw_dec_cuts_param_sets (c), &ps_size);
+  at = ps_size ? gst_avhw_dec_cuts_insert_at (c, data, size) : 0;
+  if (av_new_packet (pkt, ps_size + size) < 0) {
+    av_packet_free (&pkt);
+    return NULL;
+  }
+  memcpy (pkt->data, data, at);
+  if (ps_size)
+    memcpy (pkt->data + at, ps, ps_size);
+  memcpy (pkt->data + at + ps_size, data + at, size - at);
+  return pkt;
 }

@@ -5,6 +5,7 @@
 
 #include <gst/video/video.h>
 #include <gst/avhw/gstavhw.h>
+#include <gst/codecparsers/gsth264parser.h>
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,9 @@ typedef struct
   GPtrArray *param_sets;        /* GBytes, units as in the stream, oldest first */
   GBytes *joined;               /* param_sets in one, made on demand */
   gboolean av1_reduced;         /* AV1 reduced_still_picture_header */
+  GstH264NalParser *h264;       /* H.264: SPS and PPS, for slice headers */
+  gboolean cut_is_frame;        /* H.264: the last IDR is a frame, not a
+                                 * field (a join needs one) */
 } GstAvhwDecCuts;
 
 /* FALSE, with *why (free it), when this stream cannot be cut. */
@@ -38,5 +42,11 @@ GBytes * gst_avhw_dec_cuts_param_sets (GstAvhwDecCuts * c);
 G_GNUC_INTERNAL
 gsize gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
     gsize size);
+
+/* @data as a new packet; with @with_param_sets, every parameter set kept
+ * goes in front of its units. NULL when out of memory. */
+G_GNUC_INTERNAL
+AVPacket * gst_avhw_dec_cuts_packet (GstAvhwDecCuts * c, const guint8 * data,
+    gsize size, gboolean with_param_sets);
 
 G_END_DECLS

@@ -5,7 +5,9 @@
  * afresh (gstavhwdeccuts.c). Segment k goes to session k % N, each a
  * decoder of its own on the same device, fed by its own thread; a session
  * drains at the end of its segment and is flushed for its next one. Up to
- * N segments are in flight. Decoded frames wait in their segment, in the
+ * N segments are in flight. H.264 sessions end a segment by a join instead
+ * (gstavhwdecjoin.c): a flush would make FFmpeg re-create the hardware
+ * decoder for every segment. Decoded frames wait in their segment, in the
  * order the decoder gives them (presentation order); the streaming thread,
  * which holds GstVideoDecoder's stream lock, finishes the frames of the
  * oldest segment (the head) only, so segment k's frames all go out before
@@ -26,6 +28,7 @@
 #include <string.h>
 #include "gstavhwdec-private.h"
 #include "gstavhwdeccuts.h"
+#include "gstavhwdecjoin.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
@@ -45,6 +48,7 @@ struct _Segment
   gboolean done;                /* its session drained it */
   guint32 first, last;          /* system frame numbers */
   guint n_in;
+  AVPacket *idr;                /* its first access unit, when a cut point */
 };
 
 typedef struct
@@ -59,6 +63,7 @@ typedef struct
 {
   AVPacket *pkt;                /* NULL: end of the segment */
   Segment *seg;
+  gboolean cut;                 /* pkt is a cut point */
 } Item;
 
 struct _Session
@@ -70,6 +75,8 @@ struct _Session
   GQueue in;                    /* Item */
   gboolean busy;
   AVBufferRef *copy_pool;
+  gboolean join;                /* segments end by a join */
+  gboolean joined;              /* ctx may hold join frames: a cut next */
 };
 
 struct _GstAvhwDecParallel
@@ -99,6 +106,7 @@ static void
 segment_free (Segment * seg)
 {
   g_queue_clear_full (&seg->out, (GDestroyNotify) out_free);
+  av_packet_free (&seg->idr);
   g_free (seg);
 }
 
@@ -128,12 +136,51 @@ add_out (GstAvhwDecParallel * par, Segment * seg, AVFrame * frame,
   g_cond_broadcast (&par->cond);
 }
 
+/* A frame (or, @frame NULL, an error) of @seg out of @s's decoder: it
+ * waits in the segment. FALSE once flushing. */
+static gboolean
+take (Session * s, Segment * seg, AVFrame * frame, int error)
+{
+  GstAvhwDecParallel *par = s->par;
+  gboolean from_decoder, going;
+  AVFrame *copy;
+
+  g_mutex_lock (&par->lock);
+  if (!frame) {
+    add_out (par, seg, NULL, FALSE, "avcodec_receive_frame", error);
+    g_mutex_unlock (&par->lock);
+    return FALSE;
+  }
+  while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
+      && g_queue_peek_head (&par->segments) != seg)
+    g_cond_wait (&par->cond, &par->lock);
+  g_mutex_unlock (&par->lock);
+  from_decoder = frame->hw_frames_ctx != NULL;
+  /* Frames leave the decoder's surfaces, the head's too: they wait in
+   * the segment until the streaming thread comes round, and a hardware
+   * decoder has few surfaces (NVDEC: "No decoder surfaces left"). */
+  if (from_decoder) {
+    copy = gst_avhw_dec_copy_to_pool (par->dec, &s->copy_pool, frame);
+    if (copy) {
+      av_frame_free (&frame);
+      frame = copy;
+      from_decoder = FALSE;
+    }
+  }
+  g_mutex_lock (&par->lock);
+  going = !par->flushing && !par->quit;
+  if (going)
+    add_out (par, seg, frame, from_decoder, NULL, 0);
+  else
+    av_frame_free (&frame);
+  g_mutex_unlock (&par->lock);
+  return going;
+}
+
 static void
 receive (Session * s, Segment * seg)
 {
-  GstAvhwDecParallel *par = s->par;
-  AVFrame *frame, *copy;
-  gboolean from_decoder;
+  AVFrame *frame;
   int r;
 
   for (;;) {
@@ -143,36 +190,50 @@ receive (Session * s, Segment * seg)
       av_frame_free (&frame);
       return;
     }
-    g_mutex_lock (&par->lock);
     if (r < 0) {
       av_frame_free (&frame);
-      add_out (par, seg, NULL, FALSE, "avcodec_receive_frame", r);
-      g_mutex_unlock (&par->lock);
+      take (s, seg, NULL, r);
       return;
     }
-    while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
-        && g_queue_peek_head (&par->segments) != seg)
-      g_cond_wait (&par->cond, &par->lock);
-    g_mutex_unlock (&par->lock);
-    from_decoder = frame->hw_frames_ctx != NULL;
-    /* Frames leave the decoder's surfaces, the head's too: they wait in
-     * the segment until the streaming thread comes round, and a hardware
-     * decoder has few surfaces (NVDEC: "No decoder surfaces left"). */
-    if (from_decoder) {
-      copy = gst_avhw_dec_copy_to_pool (par->dec, &s->copy_pool, frame);
-      if (copy) {
-        av_frame_free (&frame);
-        frame = copy;
-        from_decoder = FALSE;
-      }
-    }
-    g_mutex_lock (&par->lock);
-    if (par->flushing || par->quit)
+    /* the join frames of the session's segment before */
+    if (gst_avhw_dec_is_join_frame (frame))
       av_frame_free (&frame);
-    else
-      add_out (par, seg, frame, from_decoder, NULL, 0);
-    g_mutex_unlock (&par->lock);
+    else if (!take (s, seg, frame, 0))
+      return;
   }
+}
+
+typedef struct
+{
+  Session *s;
+  Segment *seg;
+} JoinOut;
+
+static gboolean
+join_out (AVFrame * frame, int error, gpointer user_data)
+{
+  JoinOut *o = user_data;
+
+  return take (o->s, o->seg, frame, error);
+}
+
+static void
+end_segment (Session * s, Segment * seg)
+{
+  GstAvhwDecParallel *par = s->par;
+  JoinOut o = { s, seg };
+
+  if (s->join && seg->idr) {
+    s->joined = gst_avhw_dec_join (s->ctx, seg->idr, join_out, &o);
+  } else {
+    avcodec_send_packet (s->ctx, NULL);
+    receive (s, seg);
+    avcodec_flush_buffers (s->ctx);
+  }
+  g_mutex_lock (&par->lock);
+  seg->done = TRUE;
+  g_cond_broadcast (&par->cond);
+  g_mutex_unlock (&par->lock);
 }
 
 static void
@@ -182,15 +243,12 @@ decode_item (Session * s, Item * it)
   int r;
 
   if (!it->pkt) {
-    avcodec_send_packet (s->ctx, NULL);
-    receive (s, it->seg);
-    avcodec_flush_buffers (s->ctx);
-    g_mutex_lock (&par->lock);
-    it->seg->done = TRUE;
-    g_cond_broadcast (&par->cond);
-    g_mutex_unlock (&par->lock);
+    end_segment (s, it->seg);
     return;
   }
+  if (s->joined && !it->cut)
+    avcodec_flush_buffers (s->ctx);
+  s->joined = FALSE;
   for (;;) {
     r = avcodec_send_packet (s->ctx, it->pkt);
     if (r != AVERROR (EAGAIN))
@@ -292,6 +350,10 @@ gst_avhw_dec_parallel_new (GstAvhwDec * self)
       break;
     }
     s->owns_ctx = i > 0;
+    s->join = gst_avhw_dec_join_applies (self->codec,
+        self->ctx->hw_device_ctx != NULL);
+    /* a decoder kept from a stream before may hold its join frames */
+    s->joined = i == 0 && self->joined;
     s->thread = g_thread_new ("avhwdec-session", session_loop, s);
     par->n++;
   }
@@ -326,8 +388,10 @@ gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par)
     segment_free (seg);
   par->open = NULL;
   par->buffered = 0;
-  for (i = 0; i < par->n; i++)
+  for (i = 0; i < par->n; i++) {
     avcodec_flush_buffers (par->sessions[i].ctx);
+    par->sessions[i].joined = FALSE;
+  }
   par->flushing = FALSE;
   g_mutex_unlock (&par->lock);
 }
@@ -448,34 +512,20 @@ static AVPacket *
 make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
     gboolean first, gboolean * cut)
 {
-  AVPacket *pkt = av_packet_alloc ();
-  const guint8 *ps = NULL;
-  gsize ps_size = 0, at;
+  AVPacket *pkt;
   GstMapInfo map;
 
-  if (!pkt)
+  if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ))
     return NULL;
-  if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
-    av_packet_free (&pkt);
-    return NULL;
-  }
   *cut = gst_avhw_dec_cuts_scan (&par->cuts, map.data, map.size);
   /* A session starting a segment gets every parameter set so far: it has
    * not seen the segments of the other sessions. */
-  if (first || *cut)
-    ps = g_bytes_get_data (gst_avhw_dec_cuts_param_sets (&par->cuts), &ps_size);
-  at = ps_size ? gst_avhw_dec_cuts_insert_at (&par->cuts, map.data,
-      map.size) : 0;
-  if (av_new_packet (pkt, ps_size + map.size) == 0) {
-    memcpy (pkt->data, map.data, at);
-    if (ps_size)
-      memcpy (pkt->data + at, ps, ps_size);
-    memcpy (pkt->data + at + ps_size, map.data + at, map.size - at);
+  pkt = gst_avhw_dec_cuts_packet (&par->cuts, map.data, map.size,
+      first || *cut);
+  if (pkt) {
     pkt->pts = frame->system_frame_number;
     if (GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
       pkt->flags |= AV_PKT_FLAG_KEY;
-  } else {
-    av_packet_free (&pkt);
   }
   gst_buffer_unmap (frame->input_buffer, &map);
   return pkt;
@@ -510,6 +560,8 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   if (start) {
     par->open = g_new0 (Segment, 1);
     par->open->first = pkt->pts;
+    if (cut && par->cuts.cut_is_frame)
+      par->open->idr = av_packet_clone (pkt);
     g_queue_push_tail (&par->segments, par->open);
     par->started++;
     GST_LOG_OBJECT (par->dec, "segment %" G_GUINT64_FORMAT " from frame %"
@@ -521,6 +573,7 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   it = g_new0 (Item, 1);
   it->pkt = pkt;
   it->seg = par->open;
+  it->cut = cut;
   g_queue_push_tail (&par->sessions[(par->started - 1) % par->n].in, it);
   g_cond_broadcast (&par->cond);
   ret = push_ready (par);

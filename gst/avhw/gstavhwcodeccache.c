@@ -22,11 +22,13 @@ GST_DEBUG_CATEGORY_STATIC (avhw_codec_cache_debug);
  * milliseconds and destroying them over a hundred. A decoder element hands
  * its opened #AVCodecContext to gst_avhw_device_give_decoder() when its
  * stream ends, with a key that says what it was opened for (decoder, frame
- * threads, extra surfaces, the stream's codec data...). The cache flushes it
- * (avcodec_flush_buffers(): no picture, reference or parameter of the old
- * stream is used again unless the new stream sends the same ones) and keeps
- * it, up to gst_avhw_cache_set_decoders_limit() per device, least recently
- * used out first. The next decoder on that device with the same key takes it
+ * threads, extra surfaces, the stream's codec data...), once no frame of
+ * that stream is left in it: flushed (avcodec_flush_buffers()), or ended in
+ * a way the element that takes it back knows how to continue from (avhwdec
+ * joins H.264 streams: the NVDEC decoder survives, which a flush would
+ * destroy). The cache keeps it as it is, up to
+ * gst_avhw_cache_set_decoders_limit() per device, least recently used out
+ * first. The next decoder on that device with the same key takes it
  * with gst_avhw_device_take_decoder() instead of opening one.
  *
  * Contexts that are not to be kept (no key, limit 0, over the limit, reuse
@@ -86,7 +88,7 @@ ensure_init_locked (void)
  *
  * Takes a kept decoder out of the cache.
  *
- * Returns: (transfer full) (nullable): an opened, flushed context that was
+ * Returns: (transfer full) (nullable): an opened context that was
  *   given with @key for @device, or %NULL (a miss: open one)
  */
 AVCodecContext *
@@ -132,8 +134,10 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
  *   now on; the caller's callbacks must outlive it (a plugin's functions do)
  *   and must not need its opaque, which is cleared, while it is kept
  *
- * Hands a decoder whose stream has ended to the cache, which flushes and
- * keeps it, or frees it (no key, reuse off, limit 0). Either happens in the
+ * Hands a decoder whose stream has ended, and which holds none of that
+ * stream's frames any more (the caller flushed it, or ended the stream
+ * otherwise), to the cache, which keeps it as it is or frees it (no key,
+ * reuse off, limit 0). Either happens in the
  * caller's thread: see the section text for why not in the background.
  */
 void
@@ -151,7 +155,6 @@ gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
     avcodec_free_context (&ctx);
     return;
   }
-  avcodec_flush_buffers (ctx);
   e = g_new0 (Entry, 1);
   e->device = gst_object_ref (device);
   e->key = g_strdup (key);

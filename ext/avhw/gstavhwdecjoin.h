@@ -1,0 +1,41 @@
+/* gst-avhw: avhwdec, ending an H.264 stream without flushing the decoder
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/avhw/gstavhw.h>
+
+G_BEGIN_DECLS
+
+/* The pts of the frames decoded only to push a stream's last frames out
+ * (one value per join, in a range below this): dropped wherever they come
+ * out. */
+#define GST_AVHW_DEC_JOIN_PTS ((int64_t) -0x6a6f696e000000)
+#define GST_AVHW_DEC_JOIN_RANGE ((int64_t) 0x1000000)
+
+/* Takes a decoded frame (owns it) or, with @frame NULL, an error of
+ * avcodec_receive_frame(); FALSE stops the join. */
+typedef gboolean (*GstAvhwDecJoinOut) (AVFrame * frame, int error,
+    gpointer user_data);
+
+/* Whether streams of @codec end by a join rather than a drain and flush on
+ * this decoder. */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_join_applies (const AVCodec * codec, gboolean hw);
+
+static inline gboolean
+gst_avhw_dec_is_join_frame (const AVFrame * frame)
+{
+  return frame->pts <= GST_AVHW_DEC_JOIN_PTS
+      && frame->pts > GST_AVHW_DEC_JOIN_PTS - GST_AVHW_DEC_JOIN_RANGE;
+}
+
+/* Every frame of the stream still in @ctx goes to @out. TRUE: @ctx was
+ * not flushed, and may still hold join frames: the next packet it is sent
+ * must be a cut point (an IDR), or it must be flushed first. FALSE: it was
+ * drained and flushed instead (or @out stopped it, and it was flushed). */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_join (AVCodecContext * ctx, const AVPacket * idr,
+    GstAvhwDecJoinOut out, gpointer user_data);
+
+G_END_DECLS
