@@ -42,13 +42,18 @@ GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
  *   5.1 uses timeline semaphores (a Vulkan 1.2 feature). Devices that do not
  *   support the feature are refused; on those that do (Mesa, NVIDIA) it
  *   works, but validation layers report its use.
- * - GStreamer and FFmpeg submit to the same VkQueue without a common
- *   lock: FFmpeg 5.1 has no queue lock hook, and FFmpeg 7.1's
- *   (AVVulkanDeviceContext.lock_queue, left to FFmpeg's own mutexes) has
- *   no GStreamer lock to take: gst_vulkan_queue_submit_lock() locks one
- *   GstVulkanQueue object, and each GStreamer element gets its own object
- *   for the same VkQueue. Within one streaming thread (no queue element
- *   between avhw and vulkan elements) the submissions never overlap.
+ * - GStreamer and FFmpeg submit to the same VkQueues, which Vulkan wants
+ *   externally synchronised. gst_vulkan_queue_submit_lock() locks one
+ *   GstVulkanQueue object (gst_vulkan_device_get_queue() makes a new one
+ *   each call), and GStreamer's elements share theirs through
+ *   `gst.vulkan.queue` context queries. So, from FFmpeg 6.0 (lavu 58.11,
+ *   AVVulkanDeviceContext.lock_queue), FFmpeg's queue lock takes the submit
+ *   lock of one GstVulkanQueue per family and index, kept here, and avhw
+ *   elements answer `gst.vulkan.queue` queries with the main family's first
+ *   queue: vulkandownload and vulkanupload then submit on that very object,
+ *   under the same lock, from whatever thread (a queue element between
+ *   them once hung NVIDIA's driver, run 39). FFmpeg 5.1 has no lock hook:
+ *   there, only elements in one streaming thread are safe.
  * - avhw device memory (memory:AVHWVulkan, an AVVkFrame) and GStreamer's
  *   memory:VulkanImage are different caps features. On such a shared
  *   device, from GStreamer 1.24 and FFmpeg 7, avhwdec hands its frames out
@@ -62,6 +67,8 @@ GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
 typedef struct
 {
   GstVulkanDevice *device;
+  GMutex lock;
+  GHashTable *queues;           /* family << 16 | index: GstVulkanQueue */
   gchar **inst_exts;
   gchar **dev_exts;
   /* the features FFmpeg is told are enabled: hwctx->device_features
@@ -106,11 +113,57 @@ vk_foreign_free (AVHWDeviceContext * dctx)
 
   if (!f)
     return;
+  g_hash_table_unref (f->queues);
+  g_mutex_clear (&f->lock);
   gst_object_unref (f->device);
   g_strfreev (f->inst_exts);
   g_strfreev (f->dev_exts);
   g_free (f);
 }
+
+/* The GstVulkanQueue of (@family, @index) that every submission on that
+ * VkQueue locks, FFmpeg's and GStreamer's elements' (see the top). */
+static GstVulkanQueue *
+vk_foreign_queue (VkForeign * f, guint32 family, guint32 index)
+{
+  gpointer key = GUINT_TO_POINTER ((family << 16) | index);
+  GstVulkanQueue *queue;
+
+  g_mutex_lock (&f->lock);
+  queue = g_hash_table_lookup (f->queues, key);
+  if (!queue) {
+    queue = gst_vulkan_device_get_queue (f->device, family, index);
+    if (queue)
+      g_hash_table_insert (f->queues, key, queue);
+  }
+  g_mutex_unlock (&f->lock);
+  return queue;
+}
+
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT (58, 11, 100)
+#define VK_HAS_QUEUE_LOCK 1
+static void
+vk_foreign_lock_queue (AVHWDeviceContext * dctx, uint32_t family,
+    uint32_t index)
+{
+  GstVulkanQueue *queue = vk_foreign_queue (dctx->user_opaque, family, index);
+
+  if (queue)
+    gst_vulkan_queue_submit_lock (queue);
+}
+
+static void
+vk_foreign_unlock_queue (AVHWDeviceContext * dctx, uint32_t family,
+    uint32_t index)
+{
+  GstVulkanQueue *queue = vk_foreign_queue (dctx->user_opaque, family, index);
+
+  if (queue)
+    gst_vulkan_queue_submit_unlock (queue);
+}
+#else
+#define VK_HAS_QUEUE_LOCK 0
+#endif
 
 /* The instance extensions GStreamer enabled on @instance. */
 static gchar **
@@ -397,6 +450,8 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
   vk_device = device->device;
   f = g_new0 (VkForeign, 1);
   f->device = device;
+  g_mutex_init (&f->lock);
+  f->queues = g_hash_table_new_full (NULL, NULL, NULL, gst_object_unref);
   f->inst_exts = vk_enabled_instance_extensions (device->instance);
   f->dev_exts = vk_enabled_device_extensions (device);
 
@@ -415,6 +470,10 @@ vk_wrap_foreign_context (GstAvhwBackend * backend, GstContext * context,
   hwctx->enabled_dev_extensions = (const char *const *) f->dev_exts;
   hwctx->nb_enabled_dev_extensions = g_strv_length (f->dev_exts);
   vk_declare_queues (hwctx, device, &q);
+#if VK_HAS_QUEUE_LOCK
+  hwctx->lock_queue = vk_foreign_lock_queue;
+  hwctx->unlock_queue = vk_foreign_unlock_queue;
+#endif
 
   *index = phys->device_index;
   ret = av_hwdevice_ctx_init (ref);
@@ -462,9 +521,28 @@ vk_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
     return FALSE;
   }
   f = dctx->user_opaque;
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_VULKAN_QUEUE_CONTEXT_TYPE_STR) == 0) {
+    /* the queue FFmpeg's lock takes for the main family's first queue */
+    int n, family = gst_avhw_vk_find_queues (dctx->hwctx,
+        VK_QUEUE_TRANSFER_BIT, &n);
+    GstVulkanQueue *queue;
+
+    if (!VK_HAS_QUEUE_LOCK || family < 0)
+      return FALSE;
+    queue = vk_foreign_queue (f, family, 0);
+    if (!queue)
+      return FALSE;
+    gst_context_set_vulkan_queue (context, queue);
+    return TRUE;
+  }
   gst_context_set_vulkan_device (context, f->device);
   return TRUE;
 }
+
+static const gchar *const vk_query_types[] = {
+  GST_VULKAN_QUEUE_CONTEXT_TYPE_STR, NULL
+};
 
 void
 vk_interop_class_init (GstAvhwBackendClass * bclass)
@@ -472,6 +550,7 @@ vk_interop_class_init (GstAvhwBackendClass * bclass)
   GST_DEBUG_CATEGORY_INIT (vk_interop_debug, "avhwvulkaninterop", 0,
       "gst-avhw Vulkan backend: interop with GStreamer's vulkan elements");
   bclass->foreign_context_type = GST_VULKAN_DEVICE_CONTEXT_TYPE_STR;
+  bclass->foreign_query_types = vk_query_types;
   bclass->foreign_context_get_handle = vk_foreign_get_handle;
   bclass->wrap_foreign_context = vk_wrap_foreign_context;
   bclass->fill_foreign_context = vk_fill_foreign_context;

@@ -122,7 +122,8 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   foreign context holds (alloc, fill hwctx, init), and says its index.
  *   Required with @foreign_context_type.
  * @fill_foreign_context: writes @device into @context, a writable context
- *   of @foreign_context_type, to answer GStreamer elements' queries.
+ *   of @foreign_context_type (or of one of @foreign_query_types), to answer
+ *   GStreamer elements' queries; %FALSE leaves the query unanswered.
  *   Optional.
  * @foreign_memory_feature: the caps feature of GStreamer's own device memory
  *   for this kind of device ("memory:CUDAMemory"), for memory interop.
@@ -176,6 +177,11 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   the library then wraps it with @wrap_foreign_context and answers
  *   GStreamer's queries with it. Optional; %NULL when the backend cannot
  *   make one (added after contract version 1 in a reserved slot).
+ * @foreign_query_types: %NULL-terminated further #GstContext types of
+ *   GStreamer's own elements whose queries @fill_foreign_context answers
+ *   for a device, besides @foreign_context_type ("gst.vulkan.queue": the
+ *   queue GStreamer's elements then submit on, under the lock FFmpeg takes
+ *   too). Optional (added after contract version 1 in a reserved slot).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -250,9 +256,10 @@ struct _GstAvhwBackendClass
       GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
   GstContext *(*make_foreign_context) (GstAvhwBackend * backend, gint index,
       GError ** error);
+  const gchar *const *foreign_query_types;
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 7];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 8];
 };
 
 /**

@@ -148,8 +148,8 @@ is_foreign_type (const gchar * type)
   return ret;
 }
 
-/* A context of GStreamer's own type @type holding @device, when its backend
- * interoperates with that type. */
+/* A context of GStreamer's own type @type holding @device (or what of it
+ * @type asks for), when its backend interoperates with that type. */
 static GstContext *
 make_foreign_context (GstAvhwDevice * device, const gchar * type)
 {
@@ -157,8 +157,11 @@ make_foreign_context (GstAvhwDevice * device, const gchar * type)
   GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
   GstContext *context;
 
-  if (!type || g_strcmp0 (klass->foreign_context_type, type) != 0
-      || !klass->fill_foreign_context)
+  if (!type || !klass->fill_foreign_context
+      || (g_strcmp0 (klass->foreign_context_type, type) != 0
+          && !(klass->foreign_query_types
+              && g_strv_contains ((const gchar * const *)
+                  klass->foreign_query_types, type))))
     return NULL;
   context = gst_context_new (type, TRUE);
   if (!klass->fill_foreign_context (b, device, context)) {

@@ -536,14 +536,28 @@ probe_vdown (GstElement * pipeline, gpointer data)
   gst_object_unref (down);
 }
 
+/* The GstVulkanQueue in a gst.vulkan.queue context, or NULL. */
+static GstVulkanQueue *
+queue_of (GstContext * ctx)
+{
+  return ctx ? (GstVulkanQueue *) interop_context_object (ctx,
+      GST_VULKAN_QUEUE_CONTEXT_TYPE_STR) : NULL;
+}
+
 /* Decodes the clip through avhwdec @caps_filter vulkandownload with
  * @contexts set on the pipeline: bit-exact against avhwdec ! avhwdownload,
  * every buffer wraps the decoder's AVVkFrame images (no copy), and one
- * VkDevice: avhwdec's act_dev is vulkandownload's, and @vk's when given. */
+ * VkDevice: avhwdec's act_dev is vulkandownload's, and @vk's when given.
+ * vulkandownload submits on the GstVulkanQueue object avhwdec answers
+ * gst.vulkan.queue with, whose submit lock FFmpeg's lock_queue takes. */
 static void
 check_dec_into_vulkandownload (const gchar * caps_filter,
     GstContext ** contexts, GstVulkanDevice * vk)
 {
+  GstContext *down_q, *dec_q;
+  GstElement *dec;
+  GstPad *dec_pad;
+  GstQuery *query;
   Seen seen = { vk, NULL, NULL, 0, 0, 0, NULL };
   GstElement *p;
   GstAvhwDevice *dev;
@@ -582,6 +596,26 @@ check_dec_into_vulkandownload (const gchar * caps_filter,
   fail_unless (caps && gst_caps_features_contains (gst_caps_get_features
           (caps, 0), "memory:VulkanImage"), "%" GST_PTR_FORMAT, caps);
   gst_caps_unref (caps);
+  /* one queue object, so one lock, for FFmpeg and vulkandownload */
+  down_q = interop_query_upstream_of (p, "sink",
+      GST_VULKAN_QUEUE_CONTEXT_TYPE_STR);
+  dec = gst_bin_get_by_name (GST_BIN (p), "dec");
+  query = gst_query_new_context (GST_VULKAN_QUEUE_CONTEXT_TYPE_STR);
+  /* avhwdec's own answer (an element query would reach vulkandownload) */
+  dec_pad = gst_element_get_static_pad (dec, "src");
+  fail_unless (gst_pad_query (dec_pad, query), "avhwdec does not answer "
+      GST_VULKAN_QUEUE_CONTEXT_TYPE_STR);
+  gst_object_unref (dec_pad);
+  gst_query_parse_context (query, &dec_q);
+  {
+    GstVulkanQueue *a = queue_of (down_q), *b = queue_of (dec_q);
+
+    fail_unless (a != NULL && a == b, "vulkandownload submits on queue %p, "
+        "avhwdec's (FFmpeg's lock) is %p", a, b);
+  }
+  gst_query_unref (query);
+  gst_context_unref (down_q);
+  gst_object_unref (dec);
   gst_context_unref (asked);
   gst_object_unref (dev);
   gst_object_unref (seen.pad);
@@ -611,6 +645,16 @@ GST_END_TEST;
 GST_START_TEST (test_dec_into_vulkandownload_alone)
 {
   check_dec_into_vulkandownload ("", NULL, NULL);
+}
+
+GST_END_TEST;
+
+/* A queue element between them: vulkandownload submits from another
+ * thread than FFmpeg, on the same VkQueue; both take one lock (this hung
+ * on NVIDIA's driver before, run 39). */
+GST_START_TEST (test_dec_queue_vulkandownload)
+{
+  check_dec_into_vulkandownload ("queue !", NULL, NULL);
 }
 
 GST_END_TEST;
@@ -693,6 +737,7 @@ interop_vulkan_suite (void)
   if (make_clip ()) {
     tcase_add_test (tc, test_dec_into_vulkandownload);
     tcase_add_test (tc, test_dec_into_vulkandownload_alone);
+    tcase_add_test (tc, test_dec_queue_vulkandownload);
   }
 #else
   g_print
