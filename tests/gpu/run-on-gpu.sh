@@ -36,6 +36,9 @@
 #                --one-process, shuffled, twice over, fallback=false) and the generated
 #                clips the same way after their equal-coded-size, different-crop pairs
 #                (fallback=true), each bit-exact, with the decoder cache's hits
+#   reusemany    (not in the default list) REUSE_MANY_N (1000) pipelines of the 30-frame
+#                H.264 clip in one process, reuse on (avhw-bench-reuse): device memory
+#                after teardown from pipeline 2 to N, in $OUT/reuse-many.md
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
 #                the manifest, FFmpeg's verbose reasons, and avhwdec's debug log
@@ -321,6 +324,15 @@ if has reuseprofile; then
             --results "$OUT/reuse-clips.tsv" .gpu/clips/MANIFEST.tsv > "$LOGS/reuse-clips.log" 2>&1
         echo "reuse clips exit $?"; grep -E '^#|^\||passed,|REUSE' "$LOGS/reuse-clips.log"
     fi
+fi
+
+if has reusemany; then
+    stage "reusemany: ${REUSE_MANY_N:-1000} pipelines in one process, device memory (issue 17)"
+    b=$(budget 200)
+    timeout -k 5 "$b" env -u GST_AVHW_REUSE avhw-bench-reuse -n "${REUSE_MANY_N:-1000}" \
+        -d "$DEVICE" .gpu/bench/bench-1080p-h264-30f.mp4 > "$OUT/reuse-many.md" 2>&1
+    echo "reusemany exit $? (124: cut at $b s)"
+    grep -E '^summary|^phases' "$OUT/reuse-many.md"
 fi
 
 if has diag; then
