@@ -36,6 +36,7 @@
 #                --one-process, shuffled, twice over, fallback=false) and the generated
 #                clips the same way after their equal-coded-size, different-crop pairs
 #                (fallback=true), each bit-exact, with the decoder cache's hits
+#   (check: CHECK_ONLY="NAME ..." runs only those check programs)
 #   reusemany    (not in the default list) REUSE_MANY_N (1000) pipelines of the 30-frame
 #                H.264 clip in one process, reuse on (avhw-bench-reuse): device memory
 #                after teardown from pipeline 2 to N, in $OUT/reuse-many.md
@@ -152,6 +153,8 @@ if has check; then
     CHECK_RESULTS=()
     run_check() { # name program [VAR=value...]
         local name=$1 prog=$2 b rc; shift 2
+        # CHECK_ONLY="name ...": only those
+        case " ${CHECK_ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
         b=$(budget 150)
         if [ "$b" -lt 20 ]; then CHECK_RESULTS+=("NOT RUN  $name (out of time)"); return; fi
         echo "---- $name: env $* $prog (limit ${b} s)"
@@ -186,6 +189,9 @@ if has check; then
     [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda_gpu" ] && run_check elements_interop_cuda_gpu "$GPUBUNDLE/bin/elements_interop_cuda_gpu" AVHW_TEST_HW=1
+    # GStreamer's vulkan elements on the avhw device (NVIDIA's Vulkan driver:
+    # Vulkan Video decoding, a queue element between avhwdec and vulkandownload)
+    [ -x "$GPUBUNDLE/bin/elements_interop_vulkan" ] && run_check elements_interop_vulkan "$GPUBUNDLE/bin/elements_interop_vulkan"
     # avhwconvertscale against videoconvertscale: scale_cuda, and scale_vulkan
     # on NVIDIA's Vulkan driver (the Debian 13 bundle's FFmpeg has it; without
     # it the program says so and exits 77)
