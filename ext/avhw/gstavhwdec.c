@@ -786,27 +786,31 @@ gst_avhw_dec_output_decoded (GstAvhwDec * self, AVFrame * frame,
   return ret;
 }
 
+typedef struct
+{
+  GstAvhwDec *self;
+  GstFlowReturn ret;
+} DecOut;
+
+static gboolean
+dec_out (AVFrame * frame, int error, gpointer user_data)
+{
+  DecOut *o = user_data;
+
+  o->ret = frame ? gst_avhw_dec_output_decoded (o->self, frame, TRUE) :
+      gst_avhw_dec_decode_error (o->self, "avcodec_receive_frame", error);
+  av_frame_free (&frame);
+  return o->ret == GST_FLOW_OK;
+}
+
 /* Takes every frame FFmpeg has ready. */
 static GstFlowReturn
 receive_frames (GstAvhwDec * self)
 {
-  AVFrame *frame = av_frame_alloc ();
-  GstFlowReturn ret = GST_FLOW_OK;
-  int r;
+  DecOut o = { self, GST_FLOW_OK };
 
-  while (ret == GST_FLOW_OK) {
-    r = avcodec_receive_frame (self->ctx, frame);
-    if (r == AVERROR (EAGAIN) || r == AVERROR_EOF)
-      break;
-    if (r < 0)
-      ret = gst_avhw_dec_decode_error (self, "avcodec_receive_frame", r);
-    else if (gst_avhw_dec_is_join_frame (frame))
-      av_frame_unref (frame);
-    else
-      ret = gst_avhw_dec_output_decoded (self, frame, TRUE);
-  }
-  av_frame_free (&frame);
-  return ret;
+  gst_avhw_dec_receive (self->ctx, dec_out, &o);
+  return o.ret;
 }
 
 /* The last IDR of the stream, for a join; and after a join, a flush
@@ -897,44 +901,23 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   return receive_frames (self);
 }
 
-typedef struct
-{
-  GstAvhwDec *self;
-  GstFlowReturn ret;
-} JoinOut;
-
-static gboolean
-join_out (AVFrame * frame, int error, gpointer user_data)
-{
-  JoinOut *o = user_data;
-
-  o->ret = frame ? gst_avhw_dec_output_decoded (o->self, frame, TRUE) :
-      gst_avhw_dec_decode_error (o->self, "avcodec_receive_frame", error);
-  av_frame_free (&frame);
-  return o->ret == GST_FLOW_OK;
-}
-
 static GstFlowReturn
 drain (GstAvhwDec * self)
 {
-  GstFlowReturn ret;
-  JoinOut o = { self, GST_FLOW_OK };
+  DecOut o = { self, GST_FLOW_OK };
+  const AVPacket *idr = NULL;
 
   if (self->par)
     return gst_avhw_dec_parallel_drain (self->par);
   if (!self->ctx)
     return GST_FLOW_OK;
-  /* a decoder that stays open or is kept: ended without losing its
+  /* a decoder that stays open or is kept ends by a join: it keeps its
    * hwaccel */
-  if (self->join && self->join_idr && self->ctx_key && !self->damaged
-      && gst_avhw_cache_get_reuse ()) {
-    self->joined = gst_avhw_dec_join (self->ctx, self->join_idr, join_out, &o);
-    return o.ret;
-  }
-  avcodec_send_packet (self->ctx, NULL);
-  ret = receive_frames (self);
-  avcodec_flush_buffers (self->ctx);
-  return ret;
+  if (self->join && self->ctx_key && !self->damaged
+      && gst_avhw_cache_get_reuse ())
+    idr = self->join_idr;
+  self->joined = gst_avhw_dec_end_stream (self->ctx, idr, dec_out, &o);
+  return o.ret;
 }
 
 static GstFlowReturn

@@ -51,7 +51,7 @@ gst_avhw_dec_join_applies (const AVCodec * codec, gboolean hw)
   return hw;
 }
 
-/* FALSE when @out stopped. */
+/* FALSE when @out stopped; *@marked set once a frame with @mark came. */
 static gboolean
 receive (AVCodecContext * ctx, GstAvhwDecJoinOut out, gpointer user_data,
     int64_t mark, gboolean * marked)
@@ -82,7 +82,16 @@ receive (AVCodecContext * ctx, GstAvhwDecJoinOut out, gpointer user_data,
 }
 
 gboolean
-gst_avhw_dec_join (AVCodecContext * ctx, const AVPacket * idr,
+gst_avhw_dec_receive (AVCodecContext * ctx, GstAvhwDecJoinOut out,
+    gpointer user_data)
+{
+  gboolean marked;
+
+  return receive (ctx, out, user_data, 0, &marked);
+}
+
+gboolean
+gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
     GstAvhwDecJoinOut out, gpointer user_data)
 {
   static gint joins;
@@ -93,7 +102,7 @@ gst_avhw_dec_join (AVCodecContext * ctx, const AVPacket * idr,
   guint sent = 0;
   int r = 0;
 
-  while (going && !marked && sent < MAX_HELD (ctx)) {
+  while (idr && going && !marked && sent < MAX_HELD (ctx)) {
     again = av_packet_clone (idr);
     if (!again)
       break;
@@ -112,7 +121,8 @@ gst_avhw_dec_join (AVCodecContext * ctx, const AVPacket * idr,
     GST_LOG ("joined after %u access unit(s)", sent);
     return TRUE;
   }
-  GST_DEBUG ("no join (%u sent, last %d): drain and flush", sent, r);
+  if (idr)
+    GST_DEBUG ("no join (%u sent, last %d): drain and flush", sent, r);
   if (going) {
     avcodec_send_packet (ctx, NULL);
     receive (ctx, out, user_data, mark, &marked);

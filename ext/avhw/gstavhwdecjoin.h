@@ -30,12 +30,21 @@ gst_avhw_dec_is_join_frame (const AVFrame * frame)
       && frame->pts > GST_AVHW_DEC_JOIN_PTS - GST_AVHW_DEC_JOIN_RANGE;
 }
 
-/* Every frame of the stream still in @ctx goes to @out. TRUE: @ctx was
- * not flushed, and may still hold join frames: the next packet it is sent
- * must be a cut point (an IDR), or it must be flushed first. FALSE: it was
- * drained and flushed instead (or @out stopped it, and it was flushed). */
+/* Takes every frame @ctx has ready to @out, dropping join frames. FALSE
+ * when @out stopped. */
 G_GNUC_INTERNAL
-gboolean gst_avhw_dec_join (AVCodecContext * ctx, const AVPacket * idr,
+gboolean gst_avhw_dec_receive (AVCodecContext * ctx, GstAvhwDecJoinOut out,
+    gpointer user_data);
+
+/* Ends the stream on @ctx: every frame of it still in @ctx goes to @out.
+ * With @idr (the stream's last IDR access unit, parameter sets in front) by
+ * a join; TRUE: @ctx was not flushed, and may still hold join frames: the
+ * next packet it is sent must be a cut point (an IDR), or it must be
+ * flushed first. FALSE: without @idr, or when the join could not be made,
+ * it was drained and flushed instead (or @out stopped it, and it was
+ * flushed). */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
     GstAvhwDecJoinOut out, gpointer user_data);
 
 G_END_DECLS

@@ -177,59 +177,38 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
   return going;
 }
 
-static void
-receive (Session * s, Segment * seg)
-{
-  AVFrame *frame;
-  int r;
-
-  for (;;) {
-    frame = av_frame_alloc ();
-    r = frame ? avcodec_receive_frame (s->ctx, frame) : AVERROR (ENOMEM);
-    if (r == AVERROR (EAGAIN) || r == AVERROR_EOF) {
-      av_frame_free (&frame);
-      return;
-    }
-    if (r < 0) {
-      av_frame_free (&frame);
-      take (s, seg, NULL, r);
-      return;
-    }
-    /* the join frames of the session's segment before */
-    if (gst_avhw_dec_is_join_frame (frame))
-      av_frame_free (&frame);
-    else if (!take (s, seg, frame, 0))
-      return;
-  }
-}
-
 typedef struct
 {
   Session *s;
   Segment *seg;
-} JoinOut;
+} SessionOut;
 
 static gboolean
-join_out (AVFrame * frame, int error, gpointer user_data)
+session_out (AVFrame * frame, int error, gpointer user_data)
 {
-  JoinOut *o = user_data;
+  SessionOut *o = user_data;
 
   return take (o->s, o->seg, frame, error);
+}
+
+/* Every frame of @seg the session's decoder has ready (the join frames of
+ * its segment before dropped). */
+static void
+receive (Session * s, Segment * seg)
+{
+  SessionOut o = { s, seg };
+
+  gst_avhw_dec_receive (s->ctx, session_out, &o);
 }
 
 static void
 end_segment (Session * s, Segment * seg)
 {
   GstAvhwDecParallel *par = s->par;
-  JoinOut o = { s, seg };
+  SessionOut o = { s, seg };
 
-  if (s->join && seg->idr) {
-    s->joined = gst_avhw_dec_join (s->ctx, seg->idr, join_out, &o);
-  } else {
-    avcodec_send_packet (s->ctx, NULL);
-    receive (s, seg);
-    avcodec_flush_buffers (s->ctx);
-  }
+  s->joined = gst_avhw_dec_end_stream (s->ctx, s->join ? seg->idr : NULL,
+      session_out, &o);
   g_mutex_lock (&par->lock);
   seg->done = TRUE;
   g_cond_broadcast (&par->cond);
