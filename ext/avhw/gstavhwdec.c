@@ -1213,11 +1213,12 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * and BLA; VP9 and AV1 shown key frames) and up to this many segments
    * decode at once, each on its own session on the same device; frames
    * go out in the stream's order with its timestamps, bit-exact to
-   * parallel=1. Software decoders only for now: with a hardware decoder
-   * avhwdec warns and decodes on one session. 0: automatic: the host's CPU count (at most 8) for
-   * non-live seekable input, 1 otherwise. 1: one session, as before. A
-   * stream that cannot be cut (another codec, another alignment) decodes
-   * with one session; the debug log says why.
+   * parallel=1. Hardware decoders (NVDEC: one session per engine) and
+   * software decoders alike. 0: automatic: the host's CPU count (at most
+   * 8) for non-live seekable input, 1 otherwise. 1: one session, as
+   * before. A stream that cannot be cut (another codec, another
+   * alignment) decodes with one session; the debug log says why, and at
+   * each end of stream (avhwdec:4) where each session's time went.
    */
   g_object_class_install_property (gobject_class, PROP_PARALLEL,
       g_param_spec_uint ("parallel", "Parallel",

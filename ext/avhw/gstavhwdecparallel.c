@@ -66,9 +66,18 @@ typedef struct
   gboolean cut;                 /* pkt is a cut point */
 } Item;
 
+/* Where a session's time goes, in microseconds (debug log at the end of
+ * each stream: avhwdec:4). */
+typedef struct
+{
+  gint64 send, receive, wait, copy, end;
+  guint segments, frames;
+} SessionStats;
+
 struct _Session
 {
   GstAvhwDecParallel *par;
+  SessionStats st;
   AVCodecContext *ctx;
   gboolean owns_ctx;
   GThread *thread;
@@ -93,6 +102,9 @@ struct _GstAvhwDecParallel
   guint max_buffered;
   gboolean flushing, quit;
   GstAvhwDecCuts cuts;
+  /* the streaming thread's time, microseconds */
+  gint64 t_first, t_in, t_out, t_wait;
+  guint64 pushed;
 };
 
 static void
@@ -144,6 +156,7 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
   GstAvhwDecParallel *par = s->par;
   gboolean from_decoder, going;
   AVFrame *copy;
+  gint64 t, t2;
 
   g_mutex_lock (&par->lock);
   if (!frame) {
@@ -151,10 +164,14 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
     g_mutex_unlock (&par->lock);
     return FALSE;
   }
+  t = g_get_monotonic_time ();
   while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
       && g_queue_peek_head (&par->segments) != seg)
     g_cond_wait (&par->cond, &par->lock);
   g_mutex_unlock (&par->lock);
+  t2 = g_get_monotonic_time ();
+  s->st.wait += t2 - t;
+  s->st.frames++;
   from_decoder = frame->hw_frames_ctx != NULL;
   /* Frames leave the decoder's surfaces, the head's too: they wait in
    * the segment until the streaming thread comes round, and a hardware
@@ -166,6 +183,7 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
       frame = copy;
       from_decoder = FALSE;
     }
+    s->st.copy += g_get_monotonic_time () - t2;
   }
   g_mutex_lock (&par->lock);
   going = !par->flushing && !par->quit;
@@ -197,8 +215,10 @@ static void
 receive (Session * s, Segment * seg)
 {
   SessionOut o = { s, seg };
+  gint64 t = g_get_monotonic_time ();
 
   gst_avhw_dec_receive (s->ctx, session_out, &o);
+  s->st.receive += g_get_monotonic_time () - t;
 }
 
 static void
@@ -206,9 +226,12 @@ end_segment (Session * s, Segment * seg)
 {
   GstAvhwDecParallel *par = s->par;
   SessionOut o = { s, seg };
+  gint64 t = g_get_monotonic_time ();
 
   s->joined = gst_avhw_dec_end_stream (s->ctx, s->join ? seg->idr : NULL,
       session_out, &o);
+  s->st.end += g_get_monotonic_time () - t;
+  s->st.segments++;
   g_mutex_lock (&par->lock);
   seg->done = TRUE;
   g_cond_broadcast (&par->cond);
@@ -219,6 +242,7 @@ static void
 decode_item (Session * s, Item * it)
 {
   GstAvhwDecParallel *par = s->par;
+  gint64 t;
   int r;
 
   if (!it->pkt) {
@@ -229,7 +253,9 @@ decode_item (Session * s, Item * it)
     avcodec_flush_buffers (s->ctx);
   s->joined = FALSE;
   for (;;) {
+    t = g_get_monotonic_time ();
     r = avcodec_send_packet (s->ctx, it->pkt);
+    s->st.send += g_get_monotonic_time () - t;
     if (r != AVERROR (EAGAIN))
       break;
     receive (s, it->seg);
@@ -428,6 +454,7 @@ push_ready (GstAvhwDecParallel * par)
 {
   GstFlowReturn ret = GST_FLOW_OK;
   Segment *seg;
+  gint64 t;
   Out *o;
 
   while (ret == GST_FLOW_OK && (seg = g_queue_peek_head (&par->segments))) {
@@ -448,9 +475,12 @@ push_ready (GstAvhwDecParallel * par)
       g_cond_broadcast (&par->cond);
     }
     g_mutex_unlock (&par->lock);
+    t = g_get_monotonic_time ();
     ret = o->frame ? gst_avhw_dec_output_decoded (par->dec, o->frame,
         o->from_decoder) : gst_avhw_dec_decode_error (par->dec, o->call,
         o->error);
+    par->t_out += g_get_monotonic_time () - t;
+    par->pushed += o->frame != NULL;
     out_free (o);
     g_mutex_lock (&par->lock);
   }
@@ -478,12 +508,15 @@ static GstFlowReturn
 wait_for_room (GstAvhwDecParallel * par, guint limit)
 {
   GstFlowReturn ret;
+  gint64 t;
 
   for (;;) {
     ret = push_ready (par);
     if (ret != GST_FLOW_OK || g_queue_get_length (&par->segments) < limit)
       return ret;
+    t = g_get_monotonic_time ();
     g_cond_wait (&par->cond, &par->lock);
+    par->t_wait += g_get_monotonic_time () - t;
   }
 }
 
@@ -516,13 +549,17 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
 {
   GstFlowReturn ret = GST_FLOW_OK;
   gboolean cut = FALSE, start;
+  gint64 t0 = g_get_monotonic_time ();
   Item *it;
   AVPacket *pkt;
 
+  if (!par->t_first)
+    par->t_first = t0;
   /* The parameter sets prepended to a segment's first packet are those
    * seen before and in it: scanned first, started after. */
   pkt = make_packet (par, frame, par->open == NULL, &cut);
   gst_video_codec_frame_unref (frame);
+  par->t_in += g_get_monotonic_time () - t0;
   if (!pkt)
     return GST_FLOW_ERROR;
   g_mutex_lock (&par->lock);
@@ -560,6 +597,39 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   return ret;
 }
 
+/* Where the time went since the first frame (or the last report), in the
+ * debug log; with the lock held. */
+static void
+report (GstAvhwDecParallel * par)
+{
+  gint64 wall = g_get_monotonic_time () - par->t_first;
+  guint i;
+
+  if (!par->t_first || wall <= 0)
+    return;
+  GST_INFO_OBJECT (par->dec, "parallel=%u: %" G_GUINT64_FORMAT " frames in "
+      "%.1f ms (%.0f fps); streaming thread: making packets %.1f ms, "
+      "finishing frames %.1f ms, waiting for the head segment %.1f ms", par->n,
+      par->pushed, wall / 1e3, par->pushed * 1e6 / wall, par->t_in / 1e3,
+      par->t_out / 1e3, par->t_wait / 1e3);
+  for (i = 0; i < par->n; i++) {
+    SessionStats *st = &par->sessions[i].st;
+
+    /* receive and end include the waiting and copying of the frames they
+     * take */
+    GST_INFO_OBJECT (par->dec, "session %u: %u segments, %u frames; busy "
+        "%.1f ms (%.0f %%): in FFmpeg %.1f ms (send %.1f), device copies "
+        "%.1f ms, waiting for room %.1f ms, ending segments %.1f ms", i,
+        st->segments, st->frames, (st->send + st->receive + st->end) / 1e3,
+        100.0 * (st->send + st->receive + st->end) / wall,
+        (st->send + st->receive + st->end - st->wait - st->copy) / 1e3,
+        st->send / 1e3, st->copy / 1e3, st->wait / 1e3, st->end / 1e3);
+    memset (st, 0, sizeof (*st));
+  }
+  par->t_first = par->t_in = par->t_out = par->t_wait = 0;
+  par->pushed = 0;
+}
+
 /* Every segment decoded and finished. */
 GstFlowReturn
 gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par)
@@ -573,6 +643,7 @@ gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par)
         "H.264 cuts at IDR" : "H.265 cuts at IDR and BLA, not CRA");
   close_open (par);
   ret = wait_for_room (par, 1);
+  report (par);
   g_mutex_unlock (&par->lock);
   return ret;
 }
