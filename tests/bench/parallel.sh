@@ -6,7 +6,7 @@
 # Usage: parallel.sh [--device D] [--clips DIR] [--parallel "1 2 4 7"]
 #                    [--gops "60 250"] [--codecs "h264 h265"]
 #                    [--max-buffered N] [--runs R] [--check]
-#                    [--size WxH] [--frames N] [--make-only]
+#                    [--size WxH] [--frames N] [--make-only] [--report]
 #   --device D        avhwdec device (default auto; cuda:0 on the H200)
 #   --clips DIR       where the clips are made (default .gpu/bench)
 #   --parallel L      parallel values (default "1 2 4 7")
@@ -16,6 +16,9 @@
 #   --runs R          runs of each row (default 1)
 #   --size, --frames  the clips' size and length (default 1920x1080, 1800)
 #   --make-only       make the clips, measure nothing (tests/gpu/make-bundle.sh)
+#   --report          after each avhwdec row, avhwdec's own account of where
+#                     the time went (its avhwdec:4 debug lines: the streaming
+#                     thread and each session), from the same run
 #   --check           first check that each parallel value decodes the clip to
 #                     the same frames as parallel=1 (checksumsink, md5 per
 #                     frame through avhwdownload), prints OK/DIFFERS
@@ -41,6 +44,7 @@ CHECK=0
 SIZE=1920x1080
 FRAMES=1800
 MAKE_ONLY=0
+REPORT=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
         --size) SIZE=$2; shift 2 ;;
         --frames) FRAMES=$2; shift 2 ;;
         --make-only) MAKE_ONLY=1; shift ;;
+        --report) REPORT=1; shift ;;
         -h|--help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         *) echo "parallel: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -116,12 +121,25 @@ for c in $CODECS; do
             echo
         fi
         HEADER=--header
+        REPORTS=""
         for r in $(seq "$RUNS"); do
             for p in $PARALLEL; do
+                log=""
+                if [ "$REPORT" = 1 ]; then
+                    log=$(mktemp)
+                    export GST_DEBUG=avhwdec:4 GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE=$log
+                fi
                 BENCH_EXTRA="codec=$c gop=$g parallel=$p run=$r" run_decode \
                     "avhwdec parallel=$p" $HEADER -- \
                     "filesrc location=$F ! parsebin ! avhwdec device=$DEVICE parallel=$p max-buffered=$MAXBUF ! $SINK"
                 HEADER=""
+                if [ -n "$log" ]; then
+                    unset GST_DEBUG GST_DEBUG_NO_COLOR GST_DEBUG_FILE
+                    REPORTS="$REPORTS
+- parallel=$p:
+$(grep -E 'report:|sessions, at most' "$log" | sed 's/.*:<avhwdec[0-9]*> /      /')"
+                    rm -f "$log"
+                fi
             done
             if [ "$CUDA" = 1 ]; then
                 opts="-hwaccel cuda -hwaccel_output_format cuda"; label="ffmpeg cuda"
@@ -132,6 +150,11 @@ for c in $CODECS; do
             BENCH_EXTRA="codec=$c gop=$g run=$r" run_decode "$label" \
                 --frames "$N" --exec -- ffmpeg -v error -nostdin $opts -i "$F" -f null -
         done
+        if [ -n "$REPORTS" ]; then
+            echo
+            echo "Where the time went (avhwdec's own account, avhwdec:4):"
+            echo "$REPORTS"
+        fi
         echo
     done
 done
