@@ -13,7 +13,10 @@
 #   avhwdec, K pipelines in one process   filesrc ! parsebin ! avhwdec device=D ! fakesink
 #   ffmpeg cuda, K processes (CUDA)       ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i F -f null -
 #   nvh264dec, K pipelines in one process (CUDA, unless --no-nvdec)
-#   ffmpeg CPU, K processes (non-CUDA devices only)
+#   ffmpeg vulkan, K processes (Vulkan devices: -hwaccel vulkan, each process
+#                 its own VkDevice; where the hwaccel fails ffmpeg decodes in
+#                 software, as on lavapipe)
+#   ffmpeg CPU, K processes (other devices)
 # Aggregate fps = all frames / (first start to last EOS or exit). Device memory:
 # peak of the process (avhwdec, nvh264dec) or of the K processes summed (ffmpeg),
 # from NVML, and for avhwdec also what the process holds at EOS; the
@@ -79,6 +82,11 @@ for k in $STREAMS; do
             HEADER=""
             FPS[nvdec/$k]=$(result_get fps); MEM[nvdec/$k]=$(result_get peak_proc_mib)
         fi
+    elif want ffmpeg && [ "${DEVICE%%:*}" = vulkan ]; then
+        BENCH_EXTRA="k=$k" run_decode "ffmpeg vulkan, $k process(es)" -k "$k" --frames "$N" --exec -- \
+            ffmpeg -v error -nostdin -init_hw_device vulkan=vk -hwaccel vulkan \
+            -hwaccel_device vk -hwaccel_output_format vulkan -i "$CLIP" -f null -
+        FPS[ffmpeg/$k]=$(result_get fps); MEM[ffmpeg/$k]=$(result_get peak_proc_mib)
     elif want ffmpeg; then
         BENCH_EXTRA="k=$k" run_decode "ffmpeg CPU, $k process(es)" -k "$k" --frames "$N" --exec -- \
             ffmpeg -v error -nostdin -i "$CLIP" -f null -

@@ -30,7 +30,8 @@
 #   throughput   tests/bench/throughput.sh, one 1080p stream of H.264 and H.265:
 #                avhwdec D, ffmpeg -hwaccel vulkan, ffmpeg -hwaccel cuda, then
 #                avhwdec C; fps over the whole process (fallback=false)
-#   scaling      tests/bench/scaling.sh, 1 and 7 H.264 streams on D in one process
+#   scaling      tests/bench/scaling.sh, 1 and 7 H.264 streams on D in one process,
+#                and 1 and 7 ffmpeg -hwaccel vulkan processes (a VkDevice each)
 #   memory       peak device memory (nvidia-smi memory.used every 100 ms, over the
 #                level before) of one H.264 stream on D and on C
 #   reuse        avhw-bench-reuse -n 10 on the 30-frame H.264 and H.265 clips on D:
@@ -209,16 +210,18 @@ fi
 
 # --- scaling
 if has_part scaling && enough 20 "scaling H.264, 7 streams on $DEV"; then
-    part "scaling: 1 and 7 H.264 streams on $DEV in one process"
-    b=$(budget 60)
+    part "scaling: 1 and 7 H.264 streams on $DEV in one process, and in 7 ffmpeg processes"
+    b=$(budget 100)
     timeout -k 5 "$b" bash tests/bench/scaling.sh --device "$DEV" --props fallback=false \
-        --clip "$H264" --streams "1 7" --decoders avhwdec > "$VLOGS/scaling.md"
+        --clip "$H264" --streams "1 7" --decoders "avhwdec ffmpeg" > "$VLOGS/scaling.md"
     echo "scaling.sh exit $? (124: cut at ${b} s)"
     grep -E '^\| ' "$VLOGS/scaling.md" | grep -v -- '---'
     label="avhwdec $DEV, 1 process"; label=${label// /_}
     read -r _ f1 m1 <<< "$(fps_of scaling "" "$label" 1)"
     read -r s7 f7 m7 <<< "$(fps_of scaling "" "$label" 7)"
-    row "scaling H.264 on $DEV, one process" "7 streams: ${f7:--} fps aggregate$([ "$s7" = failed ] && echo " (failed)") (GPU memory +${m7:--} MiB); 1 stream: ${f1:--} fps (+${m1:--} MiB)"
+    read -r _ g1 _ <<< "$(fps_of scaling "" "ffmpeg_vulkan,_1_process(es)" 1)"
+    read -r _ g7 _ <<< "$(fps_of scaling "" "ffmpeg_vulkan,_7_process(es)" 7)"
+    row "scaling H.264 on $DEV, one process" "7 streams: ${f7:--} fps aggregate$([ "$s7" = failed ] && echo " (failed)") (GPU memory +${m7:--} MiB); 1 stream: ${f1:--} fps (+${m1:--} MiB); ffmpeg -hwaccel vulkan, 7 processes: ${g7:--} fps aggregate (1: ${g1:--})"
 fi
 
 # --- memory: nvidia-smi memory.used while one stream decodes
