@@ -545,7 +545,9 @@ queue_of (GstContext * ctx)
 }
 
 /* Decodes the clip through avhwdec @caps_filter vulkandownload with
- * @contexts set on the pipeline: bit-exact against avhwdec ! avhwdownload,
+ * @contexts set on the pipeline: bit-exact against avhwdec ! avhwdownload
+ * (videoconvert after each download: a hardware decoder gives NV12 where
+ * software gives I420),
  * every buffer wraps the decoder's AVVkFrame images (no copy), and one
  * VkDevice: avhwdec's act_dev is vulkandownload's, and @vk's when given.
  * vulkandownload submits on the GstVulkanQueue object avhwdec answers
@@ -567,13 +569,13 @@ check_dec_into_vulkandownload (const gchar * caps_filter,
   GstCaps *caps;
 
   desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
-      "device=vulkan ! avhwdownload ! video/x-raw,format=I420 ! "
+      "device=vulkan ! avhwdownload ! videoconvert ! video/x-raw,format=I420 ! "
       "appsink name=sink sync=false", clip);
   ref = interop_run_and_hash (desc, NULL, NULL);
   g_free (desc);
 
   desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
-      "name=dec device=vulkan ! %s vulkandownload name=vdown ! "
+      "name=dec device=vulkan ! %s vulkandownload name=vdown ! videoconvert ! "
       "video/x-raw,format=I420 ! appsink name=sink sync=false", clip,
       caps_filter);
   out = interop_run_and_hash_full (desc, contexts, &p, probe_vdown, &seen);
