@@ -668,8 +668,11 @@ output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
     return GST_FLOW_OK;
   }
 
-  /* Release frames FFmpeg dropped (corrupt input), never returned. */
-  frames = gst_video_decoder_get_frames (dec);
+  /* Release frames FFmpeg dropped (corrupt input), never returned. Not
+   * with parallel sessions: there every later segment's input is pending
+   * (a walk over up to thousands of frames for each frame out), and each
+   * segment releases its own at its end. */
+  frames = self->par ? NULL : gst_video_decoder_get_frames (dec);
   for (l = frames; l; l = l->next) {
     GstVideoCodecFrame *f = l->data;
     if (f->system_frame_number + MAX_PENDING_AGE < cframe->system_frame_number)
