@@ -289,10 +289,12 @@ fi
 # --- download: GStreamer's vulkandownload after avhwdec, bit-exact? how many VkDevices?
 # vd_md5 NAME PIPELINE-TAIL...: the MD5 videocodectestsink posts (visible NV12 rows,
 # chroma de-interleaved: what `ffmpeg -pix_fmt yuv420p -f md5` gives)
+# VD_DEBUG: GST_DEBUG for the run (the first counts VkDevices and wrapped frames:
+# a verbose log that slows decoding down to ~45 fps; the others run with *:2).
 vd_md5() {
     local name=$1 b; shift
     b=$(budget 60)
-    GST_DEBUG="*:2,vulkandevice:4,avhwvulkan*:5,avhwvulkanexport:6,avhw-ffmpeg:5" GST_DEBUG_NO_COLOR=1 \
+    GST_DEBUG="${VD_DEBUG:-*:2}" GST_DEBUG_NO_COLOR=1 \
         timeout -k 5 "$b" gst-launch-1.0 -m filesrc location="$H264" ! parsebin ! "$@" ! \
         video/x-raw,format=NV12 ! videocodectestsink > "$VLOGS/$name.log" 2>&1
     echo "$name: gst-launch exit $? (limit ${b} s): $*"
@@ -304,7 +306,8 @@ if has_part download && enough 20 "avhwdec ! vulkandownload"; then
     if ! timeout 30 gst-inspect-1.0 vulkandownload > /dev/null 2>&1; then
         row "avhwdec ! vulkandownload" "SKIP: no vulkandownload element"
     else
-        vd_md5 vulkandownload avhwdec device="$DEV" fallback=false ! vulkandownload ! videoconvert
+        VD_DEBUG="*:2,vulkandevice:4,avhwvulkan*:5,avhwvulkanexport:6,avhw-ffmpeg:5" \
+            vd_md5 vulkandownload avhwdec device="$DEV" fallback=false ! vulkandownload ! videoconvert
         # the same across a queue: GStreamer and FFmpeg submit from two threads
         vd_md5 vulkandownload-queue avhwdec device="$DEV" fallback=false ! queue ! vulkandownload ! videoconvert
         vd_md5 avhwdownload avhwdec device="$DEV" fallback=false ! avhwdownload
@@ -318,11 +321,12 @@ if has_part download && enough 20 "avhwdec ! vulkandownload"; then
         n_ff=$(grep -cE 'Device [0-9]+ selected' "$L")
         n_wrap=$(grep -c "on GStreamer's" "$L")
         n_frames=$(grep -c 'wrapped [0-9]* VkImage' "$L")
+        n_copies=$(grep -c 'not lent, to be copied' "$L")
         grep -m3 -E "ERROR|cannot use GStreamer's|not-negotiated" "$L" | cut -c1-240
         ex=no; [ -n "$m_vd" ] && [ "$m_vd" = "$m_ad" ] && ex=yes
         ffx=no; [ -n "$m_vd" ] && [ "$m_vd" = "$m_ff" ] && ffx=yes
         err=$(grep -m1 -oE 'ERROR: from element [^ ]*: .*' "$L" | cut -c1-120)
-        row "avhwdec ! vulkandownload (H.264 1080p)" "MD5 ${m_vd:-none}$([ -n "$err" ] && echo " ($err)"); = avhwdownload: $ex; = ffmpeg software: $ffx; VkDevices made: $(( n_gst + n_ff )) (GStreamer $n_gst, FFmpeg $n_ff), FFmpeg on GStreamer's: $n_wrap; frames wrapped (no copy): $n_frames; across a queue: $([ -n "$m_vq" ] && [ "$m_vq" = "$m_ad" ] && echo bit-exact || echo "MD5 ${m_vq:-none}")"
+        row "avhwdec ! vulkandownload (H.264 1080p)" "MD5 ${m_vd:-none}$([ -n "$err" ] && echo " ($err)"); = avhwdownload: $ex; = ffmpeg software: $ffx; VkDevices made: $(( n_gst + n_ff )) (GStreamer $n_gst, FFmpeg $n_ff), FFmpeg on GStreamer's: $n_wrap; frames wrapped: $n_frames, of them device copies of a decoder's reference image: $n_copies; across a queue: $([ -n "$m_vq" ] && [ "$m_vq" = "$m_ad" ] && echo bit-exact || echo "MD5 ${m_vq:-none}")"
     fi
 fi
 
