@@ -252,6 +252,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->get_device_description = vk_get_device_description;
   bclass->upload = vk_upload;
   bclass->download = vk_download;
+  bclass->copy = vk_copy;
   bclass->get_sw_formats = vk_get_sw_formats;
   vk_caps_class_init (bclass);
   vk_scale_class_init (bclass);

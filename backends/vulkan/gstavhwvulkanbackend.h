@@ -65,4 +65,10 @@ G_GNUC_INTERNAL
 gboolean vk_download_own (struct AVFrame * dst, const struct AVFrame * src,
     GError ** error);
 
+/* From gstavhwvulkancopy.c: the device frame @src copied into the device
+ * frame @dst (same VkDevice and format) on the device; FFmpeg 7 only. */
+G_GNUC_INTERNAL
+gboolean vk_copy (GstAvhwBackend * backend, struct AVFrame * dst,
+    const struct AVFrame * src, GError ** error);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "config.h"
 #endif
 
+#include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 
 #include "../avhw-test-utils.h"
@@ -132,28 +133,61 @@ GST_START_TEST (test_transfer_round_trip)
 
 GST_END_TEST;
 
-/* Device-to-device copy works, or says clearly that it is not supported. */
+/* Device-to-device copy works (the copy downloads as what was uploaded),
+ * or says clearly that it is not supported. */
 GST_START_TEST (test_copy_or_clear_error)
 {
   GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
   GArray *fmts = gst_avhw_device_get_sw_formats (dev);
-  AVBufferRef *frames = gst_avhw_device_get_frames_ctx (dev,
-      g_array_index (fmts, gint, 0), 64, 64, 0, NULL);
-  AVFrame *a = av_frame_alloc (), *b = av_frame_alloc ();
+  enum AVPixelFormat fmt = g_array_index (fmts, gint, 0);
+  AVBufferRef *frames = gst_avhw_device_get_frames_ctx (dev, fmt, 64, 64, 0,
+      NULL);
+  AVFrame *a = av_frame_alloc (), *c = av_frame_alloc ();
+  AVFrame *src = av_frame_alloc (), *dst = av_frame_alloc ();
   GError *err = NULL;
+  int plane, y, rows;
 
   fail_unless (frames != NULL);
   fail_unless (av_hwframe_get_buffer (frames, a, 0) == 0);
-  fail_unless (av_hwframe_get_buffer (frames, b, 0) == 0);
-  if (!gst_avhw_backend_copy (gst_avhw_device_get_backend (dev), b, a, &err)) {
+  fail_unless (av_hwframe_get_buffer (frames, c, 0) == 0);
+  src->format = dst->format = fmt;
+  src->width = dst->width = 64;
+  src->height = dst->height = 64;
+  fail_unless (av_frame_get_buffer (src, 0) == 0);
+  fail_unless (av_frame_get_buffer (dst, 0) == 0);
+  for (plane = 0; plane < 4 && src->data[plane]; plane++) {
+    rows = plane ? AV_CEIL_RSHIFT (64,
+        av_pix_fmt_desc_get (fmt)->log2_chroma_h) : 64;
+    for (y = 0; y < rows; y++)
+      memset (src->data[plane] + y * src->linesize[plane],
+          (0x31 + 17 * plane + 3 * y) & 0xff, src->linesize[plane]);
+  }
+  fail_unless (gst_avhw_backend_upload (b, a, src, &err), "%s",
+      err ? err->message : "");
+  if (!gst_avhw_backend_copy (b, c, a, &err)) {
     fail_unless (g_error_matches (err, GST_AVHW_ERROR,
             GST_AVHW_ERROR_NOT_SUPPORTED), "%s", err->message);
     fail_unless (strstr (err->message, backend_name) != NULL);
     g_print ("%s\n", err->message);
     g_clear_error (&err);
+  } else {
+    fail_unless (gst_avhw_backend_download (b, dst, c, &err), "%s",
+        err ? err->message : "");
+    for (plane = 0; plane < 4 && src->data[plane]; plane++) {
+      rows = plane ? AV_CEIL_RSHIFT (64,
+          av_pix_fmt_desc_get (fmt)->log2_chroma_h) : 64;
+      for (y = 0; y < rows; y++)
+        fail_unless (memcmp (src->data[plane] + y * src->linesize[plane],
+                dst->data[plane] + y * dst->linesize[plane],
+                av_image_get_linesize (fmt, 64, plane)) == 0,
+            "%s: plane %d row %d differs after a copy", backend_name, plane, y);
+    }
   }
   av_frame_free (&a);
-  av_frame_free (&b);
+  av_frame_free (&c);
+  av_frame_free (&src);
+  av_frame_free (&dst);
   av_buffer_unref (&frames);
   g_array_unref (fmts);
   gst_object_unref (dev);

@@ -1,0 +1,288 @@
+/* gst-avhw: Vulkan backend, one device frame copied into another
+ *
+ * FFmpeg has no device-to-device copy between vulkan frames
+ * (av_hwframe_transfer_data() moves frames to and from system memory
+ * only), so copy records vkCmdCopyImage itself, in FFmpeg's order, as
+ * gstavhwvulkandownload.c does for a download: under both frames' locks,
+ * after what was last submitted on them (their timeline semaphores, waited
+ * on at their values and signalled one higher), on the first queue of a
+ * transfer family under FFmpeg's queue lock, leaving each frame's layout,
+ * access and semaphore value as FFmpeg's own transfers do. It waits for
+ * the copy on a fence before returning: the command pool is its own.
+ *
+ * avhwdec uses it to take a decoded picture off the decoder's surfaces
+ * (gst_avhw_dec_copy_to_pool()). FFmpeg 7 only (lock_frame, the queue
+ * family list); before that copy says it is not supported.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <vulkan/vulkan.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_vulkan.h>
+#include <libavutil/pixdesc.h>
+#include <gst/avhw/gstavhw.h>
+
+#include "gstavhwvulkanbackend.h"
+#include "gstavhwvulkanqueues.h"
+
+#if GST_AVHW_VK_QUEUE_LIST
+
+#define VK_COPY_CHECK(x) G_STMT_START {                                 \
+  VkResult _r = (x);                                                    \
+  if (_r != VK_SUCCESS) {                                               \
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,          \
+        "vulkan: copy: %s failed (VkResult %d)", #x, (int) _r);         \
+    goto done;                                                          \
+  }                                                                     \
+} G_STMT_END
+
+static int
+vk_copy_n_images (const AVVkFrame * vkf)
+{
+  int n = 0;
+
+  while (n < AV_NUM_DATA_POINTERS && vkf->img[n])
+    n++;
+  return n;
+}
+
+/* The barrier taking image @i of @vkf to @layout for @access. */
+static void
+vk_copy_barrier (VkImageMemoryBarrier * bar, const AVVkFrame * vkf, int i,
+    VkImageLayout layout, VkAccessFlags access)
+{
+  memset (bar, 0, sizeof (*bar));
+  bar->sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+  bar->srcAccessMask = vkf->access[i];
+  bar->dstAccessMask = access;
+  bar->oldLayout = vkf->layout[i];
+  bar->newLayout = layout;
+  /* FFmpeg 7 shares its images among its queue families: no ownership
+   * moves */
+  bar->srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  bar->dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  bar->image = vkf->img[i];
+  bar->subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+  bar->subresourceRange.levelCount = 1;
+  bar->subresourceRange.layerCount = 1;
+}
+
+/* Plane @p of a frame of @n_images images: its image and aspect. */
+static void
+vk_copy_plane (int p, int n_images, int n_planes, uint32_t * image,
+    VkImageAspectFlags * aspect)
+{
+  *image = n_images == n_planes ? p : 0;
+  *aspect = n_images == n_planes ? VK_IMAGE_ASPECT_COLOR_BIT :
+      (VkImageAspectFlags) (VK_IMAGE_ASPECT_PLANE_0_BIT << p);
+}
+
+gboolean
+vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  AVHWFramesContext *sfc, *dfc;
+  AVVulkanFramesContext *svk, *dvk;
+  AVHWDeviceContext *dctx;
+  AVVulkanDeviceContext *hwctx;
+  AVVkFrame *s, *d;
+  const AVPixFmtDescriptor *desc;
+  VkImageMemoryBarrier bar[2 * AV_NUM_DATA_POINTERS];
+  VkSemaphore sems[2 * AV_NUM_DATA_POINTERS];
+  uint64_t wait_vals[2 * AV_NUM_DATA_POINTERS];
+  uint64_t sig_vals[2 * AV_NUM_DATA_POINTERS];
+  VkPipelineStageFlags stages[2 * AV_NUM_DATA_POINTERS];
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkCommandBuffer cmd;
+  VkQueue queue;
+  VkResult r = VK_SUCCESS;
+  gboolean ok = FALSE, locked = FALSE;
+  int ns, nd, n_planes, family, n_queues, i, n = 0;
+
+  if (!src->hw_frames_ctx || !dst->hw_frames_ctx || !src->data[0]
+      || !dst->data[0]) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "vulkan: copy: both frames must be device frames");
+    return FALSE;
+  }
+  sfc = (AVHWFramesContext *) src->hw_frames_ctx->data;
+  dfc = (AVHWFramesContext *) dst->hw_frames_ctx->data;
+  svk = sfc->hwctx;
+  dvk = dfc->hwctx;
+  dctx = sfc->device_ctx;
+  hwctx = dctx->hwctx;
+  s = (AVVkFrame *) src->data[0];
+  d = (AVVkFrame *) dst->data[0];
+  ns = vk_copy_n_images (s);
+  nd = vk_copy_n_images (d);
+  n_planes = av_pix_fmt_count_planes (sfc->sw_format);
+  desc = av_pix_fmt_desc_get (sfc->sw_format);
+  if (((AVVulkanDeviceContext *) dfc->device_ctx->hwctx)->act_dev
+      != hwctx->act_dev || dfc->sw_format != sfc->sw_format
+      || dfc->width < src->width || dfc->height < src->height
+      || (ns != 1 && ns != n_planes) || (nd != 1 && nd != n_planes)) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_INVALID_ARGUMENT,
+        "vulkan: copy: a %dx%d %s frame (%d images) into %dx%d %s frames "
+        "(%d images)%s", src->width, src->height,
+        av_get_pix_fmt_name (sfc->sw_format), ns, dfc->width, dfc->height,
+        av_get_pix_fmt_name (dfc->sw_format), nd,
+        ((AVVulkanDeviceContext *) dfc->device_ctx->hwctx)->act_dev !=
+        hwctx->act_dev ? " of another VkDevice" : "");
+    return FALSE;
+  }
+  family = gst_avhw_vk_find_queues (hwctx, VK_QUEUE_TRANSFER_BIT, &n_queues);
+  if (family < 0) {
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "vulkan: copy: the device context declares no transfer queue");
+    return FALSE;
+  }
+
+  {
+    VkCommandPoolCreateInfo pool_info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+      .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+      .queueFamilyIndex = family,
+    };
+    VkFenceCreateInfo fence_info = {
+      .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,
+    };
+    VkCommandBufferAllocateInfo cmd_info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+    };
+
+    VK_COPY_CHECK (vkCreateCommandPool (hwctx->act_dev, &pool_info, NULL,
+            &pool));
+    VK_COPY_CHECK (vkCreateFence (hwctx->act_dev, &fence_info, NULL, &fence));
+    cmd_info.commandPool = pool;
+    VK_COPY_CHECK (vkAllocateCommandBuffers (hwctx->act_dev, &cmd_info, &cmd));
+  }
+  vkGetDeviceQueue (hwctx->act_dev, family, 0, &queue);
+
+  /* From here to the submission both frames' state is ours. */
+  svk->lock_frame (sfc, s);
+  dvk->lock_frame (dfc, d);
+  locked = TRUE;
+  for (i = 0; i < ns; i++, n++) {
+    vk_copy_barrier (&bar[n], s, i, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        VK_ACCESS_TRANSFER_READ_BIT);
+    sems[n] = s->sem[i];
+    wait_vals[n] = s->sem_value[i];
+    sig_vals[n] = s->sem_value[i] + 1;
+    stages[n] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  }
+  for (i = 0; i < nd; i++, n++) {
+    vk_copy_barrier (&bar[n], d, i, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        VK_ACCESS_TRANSFER_WRITE_BIT);
+    sems[n] = d->sem[i];
+    wait_vals[n] = d->sem_value[i];
+    sig_vals[n] = d->sem_value[i] + 1;
+    stages[n] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  }
+  {
+    VkCommandBufferBeginInfo begin = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+
+    r = vkBeginCommandBuffer (cmd, &begin);
+  }
+  if (r == VK_SUCCESS) {
+    vkCmdPipelineBarrier (cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, n, bar);
+    for (i = 0; i < n_planes; i++) {
+      gboolean sub = i > 0 && i < 3 && !(desc->flags & AV_PIX_FMT_FLAG_RGB);
+      VkImageCopy region = { 0, };
+      uint32_t si, di;
+
+      vk_copy_plane (i, ns, n_planes, &si, &region.srcSubresource.aspectMask);
+      vk_copy_plane (i, nd, n_planes, &di, &region.dstSubresource.aspectMask);
+      region.srcSubresource.layerCount = 1;
+      region.dstSubresource.layerCount = 1;
+      region.extent.width = sub ? AV_CEIL_RSHIFT (src->width,
+          desc->log2_chroma_w) : (uint32_t) src->width;
+      region.extent.height = sub ? AV_CEIL_RSHIFT (src->height,
+          desc->log2_chroma_h) : (uint32_t) src->height;
+      region.extent.depth = 1;
+      vkCmdCopyImage (cmd, s->img[si], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+          d->img[di], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    }
+    r = vkEndCommandBuffer (cmd);
+  }
+  if (r == VK_SUCCESS) {
+    VkTimelineSemaphoreSubmitInfo timeline = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .waitSemaphoreValueCount = n,
+      .pWaitSemaphoreValues = wait_vals,
+      .signalSemaphoreValueCount = n,
+      .pSignalSemaphoreValues = sig_vals,
+    };
+    VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .pNext = &timeline,
+      .waitSemaphoreCount = n,
+      .pWaitSemaphores = sems,
+      .pWaitDstStageMask = stages,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &cmd,
+      .signalSemaphoreCount = n,
+      .pSignalSemaphores = sems,
+    };
+
+    hwctx->lock_queue (dctx, family, 0);
+    r = vkQueueSubmit (queue, 1, &submit, fence);
+    hwctx->unlock_queue (dctx, family, 0);
+  }
+  if (r == VK_SUCCESS) {
+    for (i = 0; i < ns; i++) {
+      s->sem_value[i]++;
+      s->layout[i] = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      s->access[i] = VK_ACCESS_TRANSFER_READ_BIT;
+      s->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
+    }
+    for (i = 0; i < nd; i++) {
+      d->sem_value[i]++;
+      d->layout[i] = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      d->access[i] = VK_ACCESS_TRANSFER_WRITE_BIT;
+      d->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
+    }
+  }
+  dvk->unlock_frame (dfc, d);
+  svk->unlock_frame (sfc, s);
+  locked = FALSE;
+  VK_COPY_CHECK (r);
+  VK_COPY_CHECK (vkWaitForFences (hwctx->act_dev, 1, &fence, VK_TRUE,
+          UINT64_MAX));
+  ok = TRUE;
+
+done:
+  if (locked) {
+    dvk->unlock_frame (dfc, d);
+    svk->unlock_frame (sfc, s);
+  }
+  if (fence)
+    vkDestroyFence (hwctx->act_dev, fence, NULL);
+  if (pool)
+    vkDestroyCommandPool (hwctx->act_dev, pool, NULL);
+  return ok;
+}
+
+#else
+
+gboolean
+vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
+    GError ** error)
+{
+  g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+      "vulkan: a device-to-device copy needs FFmpeg 7 (frame locks), this "
+      "is libavutil %s", AV_STRINGIFY (LIBAVUTIL_VERSION));
+  return FALSE;
+}
+
+#endif
