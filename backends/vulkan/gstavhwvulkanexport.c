@@ -32,9 +32,15 @@
  * in its barrier state. Where GStreamer would not wait (no
  * synchronization2) no semaphore is lent: FFmpeg's work on the frame is
  * waited for on the host before export.
- * Caveat: a frame FFmpeg still uses while GStreamer holds it (a decoder's
- * reference picture on a GPU whose decode output is its DPB) would have
- * two users counting one semaphore; see docs/backend-guide.md.
+ * Frames FFmpeg may still use while GStreamer holds them are not lent: on
+ * a GPU whose decode output is its DPB (NVIDIA), every decoded picture is
+ * also a reference image of the decoder (frames context usage
+ * VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR). Lent, FFmpeg and GStreamer
+ * would each signal the frame's timeline semaphore at the same value and
+ * change its layout from two threads: with a queue element between avhwdec
+ * and vulkandownload that hung NVIDIA's driver after two frames (run 42).
+ * For those export_foreign_buffer returns NULL without an error, and the
+ * caller exports a device copy instead (avhwdec copies it off the decoder).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -290,6 +296,10 @@ vk_export_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
   fc = (AVHWFramesContext *) frame->hw_frames_ctx->data;
   vkfc = fc->hwctx;
   vkf = (AVVkFrame *) frame->data[0];
+  if (vkfc->usage & VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR) {
+    GST_LOG ("a decoder's reference image: not lent, to be copied");
+    return NULL;
+  }
   if (!vk_device_exports_foreign (backend, device, fc->sw_format, &why)) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
         "vulkan: cannot wrap the frame: %s", why);

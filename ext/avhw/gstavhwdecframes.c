@@ -121,8 +121,9 @@ gst_avhw_dec_keep_on_decoder (GstAvhwDec * self, AVFrame ** hw)
 
 /* GStreamer's own device memory holding @hw (taken). A decoder frame is
  * copied off the decoder first when downstream already holds enough of
- * them; one the backend wrapped rather than copied (it kept a reference on
- * the frame) is counted like the decoder's own. */
+ * them, or when the backend will not lend it (a reference picture the
+ * decoder may use again); one the backend wrapped rather than copied (it
+ * kept a reference on the frame) is counted like the decoder's own. */
 GstBuffer *
 gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
     gboolean from_decoder, GError ** error)
@@ -135,6 +136,22 @@ gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
   before = hw->buf[0] ? av_buffer_get_ref_count (hw->buf[0]) : 0;
   buf = gst_avhw_backend_export_foreign_buffer (backend, DEVICE (self), hw,
       &self->output_state->info, error);
+  if (!buf && error && !*error && from_decoder) {
+    /* the decoder may use the frame again (a reference picture): a copy */
+    AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
+
+    if (copy) {
+      av_frame_free (&hw);
+      hw = copy;
+      from_decoder = FALSE;
+      buf = gst_avhw_backend_export_foreign_buffer (backend, DEVICE (self),
+          hw, &self->output_state->info, error);
+    }
+  }
+  if (!buf && error && !*error)
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
+        "%s: the frame could not be handed to GStreamer's memory, nor a "
+        "copy of it", gst_avhw_device_get_name (DEVICE (self)));
   if (buf && from_decoder && hw->buf[0]
       && av_buffer_get_ref_count (hw->buf[0]) > before)
     gst_avhw_dec_count_held (self, buf);

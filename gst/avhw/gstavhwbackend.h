@@ -131,7 +131,10 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  * @export_foreign_buffer: a new buffer of GStreamer's own device memory
  *   (@foreign_memory_feature) holding the hardware frame @frame of @device,
  *   laid out as @info; wrapping it where GStreamer allows, else one
- *   device-to-device copy. Optional.
+ *   device-to-device copy. %NULL without an error when @frame must not be
+ *   lent (a decoder may still use its images, as references, while
+ *   GStreamer holds them) and the backend does not copy itself: the caller
+ *   then exports a copy of it. Optional.
  * @import_foreign_buffer: copies a buffer of GStreamer's own device memory
  *   into the hardware frame @dst of @device, on the device. Optional.
  * @wrap_foreign_buffer: a new hardware frame of the frames context
