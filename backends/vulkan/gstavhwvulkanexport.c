@@ -40,7 +40,8 @@
  * change its layout from two threads: with a queue element between avhwdec
  * and vulkandownload that hung NVIDIA's driver after two frames (run 42).
  * For those export_foreign_buffer returns NULL without an error, and the
- * caller exports a device copy instead (avhwdec copies it off the decoder).
+ * caller exports a device copy instead (avhwdec copies it off the decoder);
+ * FFmpeg 7.1 only, where the backend can copy (before, they are lent).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -55,6 +56,7 @@
 
 #include "gstavhwvulkanexport.h"
 #include "gstavhwvulkaninterop.h"
+#include "gstavhwvulkanqueues.h"
 
 #define VK_CAN_EXPORT (GST_CHECK_VERSION (1, 24, 0) \
     && LIBAVUTIL_VERSION_MAJOR >= 59)
@@ -296,7 +298,10 @@ vk_export_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
   fc = (AVHWFramesContext *) frame->hw_frames_ctx->data;
   vkfc = fc->hwctx;
   vkf = (AVVkFrame *) frame->data[0];
-  if (vkfc->usage & VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR) {
+  /* Only where the backend can copy (vk_copy: FFmpeg 7.1); before, such
+   * frames are lent, with the caveat of docs/elements.md. */
+  if (GST_AVHW_VK_QUEUE_LIST
+      && (vkfc->usage & VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR)) {
     GST_LOG ("a decoder's reference image: not lent, to be copied");
     return NULL;
   }
