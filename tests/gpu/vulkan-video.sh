@@ -43,6 +43,9 @@
 #                software decoder, and the VkDevices the pipeline made (GST_DEBUG:
 #                GStreamer's "Creating a device from physical", FFmpeg's "Device N
 #                selected", the backend's "on GStreamer's" for a wrapped one)
+#   hangs        (not in the default list) VV_HANG_STREAMS (manifest paths; default the
+#                two corpus streams that hung through Vulkan) through ffmpeg -hwaccel
+#                vulkan and avhwdec, 20 s each: exit, time, MD5, the last log lines
 #   concurrent   elements_concurrent (every backend present, vulkan included)
 #                CONCURRENT_REPEAT times (default 50): passes, crashes (exit 139 or
 #                another signal), other failures
@@ -328,6 +331,34 @@ if has_part download && enough 20 "avhwdec ! vulkandownload"; then
         err=$(grep -m1 -oE 'ERROR: from element [^ ]*: .*' "$L" | cut -c1-120)
         row "avhwdec ! vulkandownload (H.264 1080p)" "MD5 ${m_vd:-none}$([ -n "$err" ] && echo " ($err)"); = avhwdownload: $ex; = ffmpeg software: $ffx; VkDevices made: $(( n_gst + n_ff )) (GStreamer $n_gst, FFmpeg $n_ff), FFmpeg on GStreamer's: $n_wrap; frames wrapped: $n_frames, of them device copies of a decoder's reference image: $n_copies; across a queue: $([ -n "$m_vq" ] && [ "$m_vq" = "$m_ad" ] && echo bit-exact || echo "MD5 ${m_vq:-none}")"
     fi
+fi
+
+# --- hangs: streams that hung in the corpus through Vulkan (runs 37-38), each through
+# ffmpeg -hwaccel vulkan and avhwdec under a 20 s timeout: exit, time, MD5 against the
+# manifest, how many frames avhwdec sent into FFmpeg, and the last log lines
+if has_part hangs && enough 30 "hangs"; then
+    part "hangs: ${VV_HANG_STREAMS:=h264/MR2_TANDBERG_E.264 h264/FRExt4_Panasonic.avc}"
+    mdir=$(dirname "$MANIFEST")
+    for st in $VV_HANG_STREAMS; do
+        f=$mdir/$st; n=$(basename "$st"); ref=$(awk -F'\t' -v s="$st" '$1 == s { print $7 }' "$MANIFEST")
+        [ -f "$f" ] || { row "hang probe $n" "no file $f"; continue; }
+        t=$(date +%s%N)
+        timeout -k 5 20 ffmpeg -v verbose -nostdin -init_hw_device vulkan=vk -hwaccel vulkan -hwaccel_device vk \
+            -i "$f" -pix_fmt yuv420p -f md5 - > "$VLOGS/hang-$n.ffmpeg.md5" 2> "$VLOGS/hang-$n.ffmpeg.log"
+        rf=$?; tf=$(( ($(date +%s%N) - t) / 1000000 ))
+        mf=$(sed 's/^MD5=//' "$VLOGS/hang-$n.ffmpeg.md5")
+        t=$(date +%s%N)
+        GST_DEBUG="*:2,avhwdec:5,avhw-ffmpeg:5,avhwvulkan*:4" GST_DEBUG_NO_COLOR=1 timeout -k 5 20 \
+            gst-launch-1.0 -m filesrc location="$f" ! h264parse ! avhwdec device="$DEV" fallback=false ! \
+            avhwdownload ! videoconvert ! video/x-raw,format=I420 ! videocodectestsink > "$VLOGS/hang-$n.gst.log" 2>&1
+        rg=$?; tg=$(( ($(date +%s%N) - t) / 1000000 ))
+        mg=$(grep -m1 -oE 'checksum=\(string\)[0-9a-f]{32}' "$VLOGS/hang-$n.gst.log" | grep -oE '[0-9a-f]{32}$')
+        sent=$(grep -c 'Decoding frame\|Frame num gap\|Decoding pic' "$VLOGS/hang-$n.gst.log")
+        echo "== $n: ffmpeg exit $rf in $tf ms (md5 ${mf:-none}), avhwdec exit $rg in $tg ms (md5 ${mg:-none}), reference $ref"
+        echo "-- ffmpeg, last lines:"; tail -n 8 "$VLOGS/hang-$n.ffmpeg.log" | cut -c1-200
+        echo "-- avhwdec, last lines:"; grep -v 'Decoding frame' "$VLOGS/hang-$n.gst.log" | tail -n 12 | cut -c1-220
+        row "hang probe $n (reference MD5 ${ref:-?})" "ffmpeg -hwaccel vulkan: exit $rf in $tf ms, $([ -n "$mf" ] && [ "$mf" = "$ref" ] && echo bit-exact || echo "MD5 ${mf:-none}"); avhwdec: exit $rg in $tg ms, $([ -n "$mg" ] && [ "$mg" = "$ref" ] && echo bit-exact || echo "MD5 ${mg:-none}"), $sent decode log lines"
+    done
 fi
 
 # --- concurrent: elements_concurrent again and again
