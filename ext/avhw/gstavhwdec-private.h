@@ -58,6 +58,12 @@ struct _GstAvhwDec
   GstAvhwDecCuts join_cuts;     /* finds IDRs and their parameter sets */
   AVPacket *join_idr;           /* the stream's last IDR, parameter sets in */
   gboolean joined;              /* ctx may hold join frames: IDR next */
+  /* the hardware decoder failed (gstavhwdecfail.c) */
+  const gchar *failed_call;     /* the FFmpeg call, NULL: none failed */
+  int failed_error;
+  gboolean ctx_failed;          /* ctx is not to be called, nor kept */
+  gboolean force_software;      /* after a failure, with fallback */
+  gboolean wait_key;            /* drop input up to a key frame */
 };
 
 #define DEVICE(s) ((s)->dev.device)

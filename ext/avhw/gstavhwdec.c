@@ -31,6 +31,7 @@
 #include <libavutil/pixdesc.h>
 #include "gstavhwdec-private.h"
 #include "gstavhwdecjoin.h"
+#include "gstavhwdecfail.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwvideoutils.h"
 
@@ -141,7 +142,7 @@ hw_uncount (GstAvhwDec * self)
 static void
 close_codec (GstAvhwDec * self)
 {
-  gboolean keep = self->ctx_key && !self->damaged;
+  gboolean keep = self->ctx_key && !self->damaged && !self->ctx_failed;
 
   /* its sessions are flushed: no join frames left in ctx */
   if (self->par)
@@ -149,6 +150,10 @@ close_codec (GstAvhwDec * self)
   g_clear_pointer (&self->par, gst_avhw_dec_parallel_free);
   self->par_decided = FALSE;
   hw_uncount (self);
+  if (self->ctx_failed)
+    gst_avhw_dec_fail_abandon (&self->ctx);
+  self->ctx_failed = FALSE;
+  self->failed_call = NULL;
   /* The device's decoder cache keeps it for the next stream, or frees it
    * (gstavhwcodeccache.c); kept with none of this stream's frames in it.
    * A joined one may still hold join frames, which the next avhwdec
@@ -405,6 +410,9 @@ open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
       return FALSE;
     }
     ok = try_open (self, c, TRUE, why);
+  } else if (self->force_software) {
+    g_string_append_printf (why, "%s: its hardware decoder failed in this "
+        "stream", devname);
   } else {
     gchar *reason = NULL;
 
@@ -425,9 +433,10 @@ open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
   if (!ok && self->fallback && !self->decoder_name) {
     const AVCodec *sw = avcodec_find_decoder (codec_id);
 
-    GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
-        ("No hardware %s decoder for device %s; decoding in software.",
-            avcodec_get_name (codec_id), devname), ("%s", why->str));
+    if (!self->force_software)
+      GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
+          ("No hardware %s decoder for device %s; decoding in software.",
+              avcodec_get_name (codec_id), devname), ("%s", why->str));
     self->warned_software = TRUE;
     ok = sw && try_open (self, sw, FALSE, why);
   }
@@ -471,6 +480,8 @@ gst_avhw_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   close_codec (self);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   self->input_state = gst_video_codec_state_ref (state);
+  /* new caps: the hardware decoder again, even after one failed */
+  self->force_software = self->wait_key = FALSE;
   if (open_codec (self, id))
     return TRUE;
   gst_caps_replace (&self->refused_caps, state->caps);
@@ -744,6 +755,25 @@ gst_avhw_dec_decode_error (GstAvhwDec * self, const gchar * call, int error)
   char err[AV_ERROR_MAX_STRING_SIZE];
 
   self->damaged = TRUE;
+  if (gst_avhw_dec_fail_is_device (self->ctx, error)) {
+    if (self->par) {
+      /* a session's decoder: the sessions stopped using it */
+      GST_ELEMENT_ERROR (self, STREAM, DECODE,
+          ("The hardware %s decoder of device %s failed (%s: %s).",
+              self->codec->name, gst_avhw_device_get_name (DEVICE (self)),
+              call, av_make_error_string (err, sizeof (err), error)),
+          ("parallel=%u: no software fallback with parallel sessions",
+              self->parallel));
+      return GST_FLOW_ERROR;
+    }
+    /* handled once out of FFmpeg's calls: recover() */
+    if (!self->failed_call) {
+      self->failed_call = call;
+      self->failed_error = error;
+    }
+    self->ctx_failed = TRUE;
+    return GST_FLOW_OK;
+  }
   GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
       ("Could not decode the %s stream.", self->codec->name),
       ("%s: %s", call, av_make_error_string (err, sizeof (err), error)), ret);
@@ -803,7 +833,7 @@ dec_out (AVFrame * frame, int error, gpointer user_data)
   o->ret = frame ? gst_avhw_dec_output_decoded (o->self, frame, TRUE) :
       gst_avhw_dec_decode_error (o->self, "avcodec_receive_frame", error);
   av_frame_free (&frame);
-  return o->ret == GST_FLOW_OK;
+  return o->ret == GST_FLOW_OK && !o->self->failed_call;
 }
 
 /* Takes every frame FFmpeg has ready. */
@@ -839,6 +869,48 @@ before_send (GstAvhwDec * self, const guint8 * data, gsize size)
   self->joined = FALSE;
 }
 
+/* After the hardware decoder failed (gstavhwdecfail.c): it is abandoned,
+ * the frames it held are lost, and the stream ends in an error or, with
+ * fallback, goes on in software from its next key frame. */
+static GstFlowReturn
+recover (GstAvhwDec * self)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
+  const gchar *call = self->failed_call;
+  enum AVCodecID id = self->codec->id;
+  gchar *name = g_strdup (self->codec->name);
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  GList *frames, *l;
+  gboolean fatal = !self->fallback || self->decoder_name;
+
+  av_make_error_string (err, sizeof (err), self->failed_error);
+  close_codec (self);
+  frames = gst_video_decoder_get_frames (dec);
+  for (l = frames; l; l = l->next)
+    gst_video_decoder_drop_frame (dec, gst_video_codec_frame_ref (l->data));
+  g_list_free_full (frames, (GDestroyNotify) gst_video_codec_frame_unref);
+  if (fatal) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE,
+        ("The hardware %s decoder of device %s failed (%s: %s); set "
+            "fallback=true to go on in software.", name, devname, call, err),
+        ("%s", self->decoder_name ? "decoder is set: no fallback" :
+            "fallback=false"));
+    g_free (name);
+    return GST_FLOW_ERROR;
+  }
+  GST_ELEMENT_WARNING (self, STREAM, DECODE,
+      ("The hardware %s decoder of device %s failed (%s: %s); decoding the "
+          "rest of the stream in software, from its next key frame.", name,
+          devname, call, err), (NULL));
+  g_free (name);
+  self->force_software = TRUE;
+  if (!open_codec (self, id))
+    return GST_FLOW_ERROR;
+  self->wait_key = TRUE;
+  return GST_FLOW_OK;
+}
+
 static GstFlowReturn
 gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     GstVideoCodecFrame * frame)
@@ -847,6 +919,8 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   GstFlowReturn ret = GST_FLOW_OK;
   GstMapInfo map;
   char err[AV_ERROR_MAX_STRING_SIZE];
+  guint32 number = frame->system_frame_number;
+  GstClockTime pts = frame->pts;
   int r;
 
   if (!self->ctx) {
@@ -854,6 +928,12 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
         ("no decoder open: caps were never set"));
     gst_video_decoder_release_frame (decoder, frame);
     return GST_FLOW_NOT_NEGOTIATED;
+  }
+  /* the software decoder after a failed hardware one starts at a key frame */
+  if (self->wait_key) {
+    if (!GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
+      return gst_video_decoder_drop_frame (decoder, frame);
+    self->wait_key = FALSE;
   }
   if (!self->par_decided) {
     self->par = gst_avhw_dec_parallel_new (self);
@@ -880,28 +960,37 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
 
   /* GstVideoDecoder's stream lock is held; FFmpeg may call get_format. */
   for (;;) {
-    r = avcodec_send_packet (self->ctx, self->pkt);
+    r = gst_avhw_dec_fail_inject (GST_OBJECT (self), number,
+        avcodec_send_packet (self->ctx, self->pkt));
     if (r != AVERROR (EAGAIN))
       break;
     /* The decoder is full: take frames out, then send again. */
     ret = receive_frames (self);
-    if (ret != GST_FLOW_OK)
+    if (ret != GST_FLOW_OK || self->failed_call)
       break;
   }
   av_packet_unref (self->pkt);
+  if (!self->failed_call && gst_avhw_dec_fail_is_device (self->ctx, r)) {
+    self->failed_call = "avcodec_send_packet";
+    self->failed_error = r;
+    self->ctx_failed = TRUE;
+  }
+  if (self->failed_call)
+    return recover (self);
   if (ret != GST_FLOW_OK)
     return ret;
   if (r < 0 && r != AVERROR_EOF) {
     self->damaged = TRUE;
     GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
         ("Could not decode the %s stream (input frame %u, %" GST_TIME_FORMAT
-            ").", self->codec->name, frame->system_frame_number,
-            GST_TIME_ARGS (frame->pts)), ("avcodec_send_packet: %s",
-            av_make_error_string (err, sizeof (err), r)), ret);
+            ").", self->codec->name, number, GST_TIME_ARGS (pts)),
+        ("avcodec_send_packet: %s", av_make_error_string (err, sizeof (err),
+                r)), ret);
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  return receive_frames (self);
+  ret = receive_frames (self);
+  return self->failed_call ? recover (self) : ret;
 }
 
 static GstFlowReturn
@@ -920,7 +1009,7 @@ drain (GstAvhwDec * self)
       && gst_avhw_cache_get_reuse ())
     idr = self->join_idr;
   self->joined = gst_avhw_dec_end_stream (self->ctx, idr, dec_out, &o);
-  return o.ret;
+  return self->failed_call ? recover (self) : o.ret;
 }
 
 static GstFlowReturn
@@ -973,6 +1062,7 @@ gst_avhw_dec_stop (GstVideoDecoder * decoder)
   GstAvhwDec *self = GST_AVHW_DEC (decoder);
 
   close_codec (self);
+  self->force_software = self->wait_key = FALSE;
   av_packet_free (&self->pkt);
   if (self->held && g_atomic_int_dec_and_test (&self->held->refs))
     g_free (self->held);

@@ -28,6 +28,7 @@
 #endif
 
 #include "gstavhwdecjoin.h"
+#include "gstavhwdecfail.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
@@ -51,10 +52,11 @@ gst_avhw_dec_join_applies (const AVCodec * codec, gboolean hw)
   return hw;
 }
 
-/* FALSE when @out stopped; *@marked set once a frame with @mark came. */
+/* FALSE when @out stopped; *@marked set once a frame with @mark came,
+ * *@failed once the device failed (gstavhwdecfail.c). */
 static gboolean
 receive (AVCodecContext * ctx, GstAvhwDecJoinOut out, gpointer user_data,
-    int64_t mark, gboolean * marked)
+    int64_t mark, gboolean * marked, gboolean * failed)
 {
   AVFrame *frame;
   int r;
@@ -70,7 +72,8 @@ receive (AVCodecContext * ctx, GstAvhwDecJoinOut out, gpointer user_data,
     }
     if (r < 0) {
       av_frame_free (&frame);
-      if (!out (NULL, r, user_data))
+      *failed |= gst_avhw_dec_fail_is_device (ctx, r);
+      if (!out (NULL, r, user_data) || *failed)
         return FALSE;
     } else if (gst_avhw_dec_is_join_frame (frame)) {
       *marked |= frame->pts == mark;
@@ -85,9 +88,9 @@ gboolean
 gst_avhw_dec_receive (AVCodecContext * ctx, GstAvhwDecJoinOut out,
     gpointer user_data)
 {
-  gboolean marked;
+  gboolean marked, failed = FALSE;
 
-  return receive (ctx, out, user_data, 0, &marked);
+  return receive (ctx, out, user_data, 0, &marked, &failed);
 }
 
 gboolean
@@ -97,7 +100,7 @@ gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
   static gint joins;
   int64_t mark = GST_AVHW_DEC_JOIN_PTS - (g_atomic_int_add (&joins, 1)
       & (GST_AVHW_DEC_JOIN_RANGE - 1));
-  gboolean marked = FALSE, going = TRUE;
+  gboolean marked = FALSE, going = TRUE, failed = FALSE;
   AVPacket *again;
   guint sent = 0;
   int r = 0;
@@ -109,14 +112,22 @@ gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
     again->pts = again->dts = mark;
     again->flags |= AV_PKT_FLAG_KEY;
     while ((r = avcodec_send_packet (ctx, again)) == AVERROR (EAGAIN)
-        && (going = receive (ctx, out, user_data, mark, &marked)));
+        && (going = receive (ctx, out, user_data, mark, &marked, &failed)));
     av_packet_free (&again);
     sent++;
-    if (r < 0 && r != AVERROR (EAGAIN))
+    if (r < 0 && r != AVERROR (EAGAIN)) {
+      if (gst_avhw_dec_fail_is_device (ctx, r)) {
+        out (NULL, r, user_data);
+        failed = TRUE;
+      }
       break;
+    }
     if (going)
-      going = receive (ctx, out, user_data, mark, &marked);
+      going = receive (ctx, out, user_data, mark, &marked, &failed);
   }
+  /* a decoder whose device failed is not called again */
+  if (failed)
+    return FALSE;
   if (marked) {
     GST_LOG ("joined after %u access unit(s)", sent);
     return TRUE;
@@ -124,8 +135,14 @@ gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
   if (idr)
     GST_DEBUG ("no join (%u sent, last %d): drain and flush", sent, r);
   if (going) {
-    avcodec_send_packet (ctx, NULL);
-    receive (ctx, out, user_data, mark, &marked);
+    r = avcodec_send_packet (ctx, NULL);
+    if (gst_avhw_dec_fail_is_device (ctx, r)) {
+      out (NULL, r, user_data);
+      return FALSE;
+    }
+    receive (ctx, out, user_data, mark, &marked, &failed);
+    if (failed)
+      return FALSE;
   }
   avcodec_flush_buffers (ctx);
   return FALSE;

@@ -29,6 +29,7 @@
 #include "gstavhwdec-private.h"
 #include "gstavhwdeccuts.h"
 #include "gstavhwdecjoin.h"
+#include "gstavhwdecfail.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
@@ -86,6 +87,7 @@ struct _Session
   AVBufferRef *copy_pool;
   gboolean join;                /* segments end by a join */
   gboolean joined;              /* ctx may hold join frames: a cut next */
+  gboolean failed;              /* its device failed: ctx is not called */
 };
 
 struct _GstAvhwDecParallel
@@ -160,6 +162,7 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
 
   g_mutex_lock (&par->lock);
   if (!frame) {
+    s->failed |= gst_avhw_dec_fail_is_device (s->ctx, error);
     add_out (par, seg, NULL, FALSE, "avcodec_receive_frame", error);
     g_mutex_unlock (&par->lock);
     return FALSE;
@@ -228,8 +231,9 @@ end_segment (Session * s, Segment * seg)
   SessionOut o = { s, seg };
   gint64 t = g_get_monotonic_time ();
 
-  s->joined = gst_avhw_dec_end_stream (s->ctx, s->join ? seg->idr : NULL,
-      session_out, &o);
+  if (!s->failed)
+    s->joined = gst_avhw_dec_end_stream (s->ctx, s->join ? seg->idr : NULL,
+        session_out, &o);
   s->st.end += g_get_monotonic_time () - t;
   s->st.segments++;
   g_mutex_lock (&par->lock);
@@ -249,23 +253,29 @@ decode_item (Session * s, Item * it)
     end_segment (s, it->seg);
     return;
   }
+  /* the segment's frames are released at its end */
+  if (s->failed)
+    return;
   if (s->joined && !it->cut)
     avcodec_flush_buffers (s->ctx);
   s->joined = FALSE;
   for (;;) {
     t = g_get_monotonic_time ();
-    r = avcodec_send_packet (s->ctx, it->pkt);
+    r = gst_avhw_dec_fail_inject (GST_OBJECT (par->dec), it->pkt->pts,
+        avcodec_send_packet (s->ctx, it->pkt));
     s->st.send += g_get_monotonic_time () - t;
-    if (r != AVERROR (EAGAIN))
+    if (r != AVERROR (EAGAIN) || s->failed)
       break;
     receive (s, it->seg);
   }
-  if (r < 0 && r != AVERROR_EOF) {
+  if (r < 0 && r != AVERROR_EOF && !s->failed) {
     g_mutex_lock (&par->lock);
+    s->failed = gst_avhw_dec_fail_is_device (s->ctx, r);
     add_out (par, it->seg, NULL, FALSE, "avcodec_send_packet", r);
     g_mutex_unlock (&par->lock);
   }
-  receive (s, it->seg);
+  if (!s->failed)
+    receive (s, it->seg);
 }
 
 static gpointer
@@ -394,7 +404,8 @@ gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par)
   par->open = NULL;
   par->buffered = 0;
   for (i = 0; i < par->n; i++) {
-    avcodec_flush_buffers (par->sessions[i].ctx);
+    if (!par->sessions[i].failed)
+      avcodec_flush_buffers (par->sessions[i].ctx);
     par->sessions[i].joined = FALSE;
   }
   par->flushing = FALSE;
@@ -417,7 +428,11 @@ gst_avhw_dec_parallel_free (GstAvhwDecParallel * par)
     Session *s = &par->sessions[i];
 
     g_thread_join (s->thread);
-    if (s->owns_ctx)
+    if (s->failed && s->owns_ctx)
+      gst_avhw_dec_fail_abandon (&s->ctx);
+    else if (s->failed)
+      par->dec->ctx_failed = TRUE;
+    else if (s->owns_ctx)
       avcodec_free_context (&s->ctx);
     av_buffer_unref (&s->copy_pool);
   }

@@ -62,7 +62,7 @@ typedef struct
   gboolean warned;
 } DecodeResult;
 
-static void
+G_GNUC_UNUSED static void
 result_clear (DecodeResult * r)
 {
   g_checksum_free (r->md5);
@@ -100,7 +100,7 @@ hash_frame (GChecksum * md5, GstSample * sample)
 }
 
 /* Runs "@desc ! appsink name=sink" to the end; hashes system-memory frames. */
-static void
+G_GNUC_UNUSED static void
 decode (const gchar * desc, DecodeResult * r)
 {
   gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false", desc);

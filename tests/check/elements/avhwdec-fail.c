@@ -1,0 +1,233 @@
+/* gst-avhw tests: avhwdec when its hardware decoder fails mid-stream
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Runs with GST_AVHW_DEC_FAIL_AT=faildec:25 (tests/check/meson.build): the
+ * avhwdec named faildec gets AVERROR_EXTERNAL for input frame 25, as from
+ * a failed submission of a hardware decoder (gstavhwdecfail.c), and every
+ * decoder counts as a hardware one. On the H200 FFmpeg 7.1's Vulkan
+ * decoder failed that way and then waited forever (run 47). Here:
+ * fallback=true goes on in software from the next key frame, every frame
+ * out bit-exact and the rest of the stream complete; fallback=false (a
+ * forced decoder) and parallel sessions end in an error that names the
+ * failure; nothing hangs. The other avhwdec of each test (not faildec)
+ * gives the reference.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "decode-common.c"
+
+#define I420_320 "video/x-raw,format=I420,width=320,height=240,framerate=25/1"
+#define FAIL_AT 25
+#define FRAMES 60
+#define KEY_INT 10
+
+static gchar *clip;
+
+/* The MD5 of each frame of "@desc ! appsink", by frame index (pts at 25
+ * fps); NULL where none came. *@error: the error message, if any. */
+static gchar **
+frame_sums (const gchar * desc, gchar ** error, gboolean * warned)
+{
+  gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false", desc);
+  GstElement *p = gst_parse_launch (full, NULL), *sink;
+  gchar **sums = g_new0 (gchar *, FRAMES + 1);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  GstBus *bus;
+
+  fail_unless (p != NULL, "%s", full);
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  bus = gst_element_get_bus (p);
+  *error = NULL;
+  *warned = FALSE;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  for (;;) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        100 * GST_MSECOND);
+    GstMessage *msg;
+
+    if (s) {
+      GChecksum *md5 = g_checksum_new (G_CHECKSUM_MD5);
+      guint i = gst_util_uint64_scale_round (GST_BUFFER_PTS
+          (gst_sample_get_buffer (s)), 25, GST_SECOND);
+
+      hash_frame (md5, s);
+      fail_unless (i < FRAMES && sums[i] == NULL, "%s: frame %u again or "
+          "out of range", desc, i);
+      sums[i] = g_strdup (g_checksum_get_string (md5));
+      g_checksum_free (md5);
+      gst_sample_unref (s);
+      continue;
+    }
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+                GST_MESSAGE_WARNING))) {
+      GError *e = NULL;
+
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        gst_message_parse_error (msg, &e, NULL);
+        if (!*error)
+          *error = g_strdup (e->message);
+      } else {
+        gst_message_parse_warning (msg, &e, NULL);
+        *warned |= strstr (e->message, "failed") != NULL;
+      }
+      g_clear_error (&e);
+      gst_message_unref (msg);
+    }
+    if (*error || gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      break;
+    fail_unless (g_get_monotonic_time () < deadline, "%s: hang", desc);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (full);
+  return sums;
+}
+
+/* The clip, made by the first test (fail_unless() works inside tests
+ * only): H.264, an IDR every KEY_INT frames, no B-frames. */
+static void
+need_clip (void)
+{
+  if (!clip)
+    clip = make_clip ("fail.h264", I420_320, "key-int-max=10 bframes=0 "
+        "speed-preset=ultrafast option-string=scenecut=0", FRAMES);
+}
+
+static gchar **
+reference (void)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=refdec ! avhwdownload", clip);
+  gchar *error;
+  gboolean warned;
+  gchar **ref = frame_sums (desc, &error, &warned);
+  guint i;
+
+  fail_unless (error == NULL, "%s", error);
+  for (i = 0; i < FRAMES; i++)
+    fail_unless (ref[i] != NULL, "reference: no frame %u", i);
+  g_free (desc);
+  return ref;
+}
+
+/* fallback=true: a warning naming the failure, the frames before it that
+ * came out and every frame from the next key frame on, each bit-exact;
+ * those between are lost (dropped, not garbage). */
+GST_START_TEST (test_fallback_goes_on_in_software)
+{
+  gchar **ref, *desc, *error, **got;
+  gboolean warned;
+  guint i, out = 0;
+
+  need_clip ();
+  ref = reference ();
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=faildec ! avhwdownload", clip);
+  got = frame_sums (desc, &error, &warned);
+
+  fail_unless (error == NULL, "%s", error);
+  fail_unless (warned, "no warning about the failed decoder");
+  for (i = 0; i < FRAMES; i++) {
+    if (got[i]) {
+      fail_unless_equals_string (got[i], ref[i]);
+      out++;
+    }
+    /* from the key frame after the failure on, nothing is missing */
+    if (i >= (FAIL_AT / KEY_INT + 1) * KEY_INT)
+      fail_unless (got[i] != NULL, "frame %u lost after the restart", i);
+    /* the failed frame up to that key frame: lost */
+    else if (i >= FAIL_AT)
+      fail_unless (got[i] == NULL, "frame %u out before a key frame", i);
+  }
+  g_print ("%s: %u of %u frames out, bit-exact\n", desc, out, FRAMES);
+  g_strfreev (ref);
+  g_strfreev (got);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* No fallback (a decoder forced by name): an error that names the failed
+ * decoder, and the pipeline stops. */
+GST_START_TEST (test_forced_decoder_fails)
+{
+  gchar *desc, *error, **got;
+  gboolean warned;
+
+  need_clip ();
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=faildec decoder=h264 ! avhwdownload", clip);
+  got = frame_sums (desc, &error, &warned);
+
+  fail_unless (error != NULL, "%s: no error", desc);
+  fail_unless (strstr (error, "decoder of device") && strstr (error,
+          "failed"), "%s", error);
+  fail_unless (got[FRAMES - 1] == NULL, "decoding went on");
+  g_print ("%s: %s\n", desc, error);
+  g_strfreev (got);
+  g_free (error);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* Parallel sessions: the session whose decoder failed stops calling it,
+ * the others finish their segments, and the error comes in stream order. */
+GST_START_TEST (test_parallel_session_fails)
+{
+  gchar *desc, *error, **got, **ref;
+  gboolean warned;
+  guint i;
+
+  need_clip ();
+  desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=faildec parallel=4 ! avhwdownload", clip);
+  got = frame_sums (desc, &error, &warned);
+  ref = reference ();
+
+  fail_unless (error != NULL && strstr (error, "failed"), "%s: %s", desc,
+      error ? error : "no error");
+  /* the segments before the failed one went out complete and exact */
+  for (i = 0; i < (FAIL_AT / KEY_INT) * KEY_INT; i++)
+    fail_unless (got[i] && g_str_equal (got[i], ref[i]), "frame %u", i);
+  g_strfreev (got);
+  g_strfreev (ref);
+  g_free (error);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+static Suite *
+avhwdec_fail_suite (void)
+{
+  Suite *s = suite_create ("avhwdec-fail");
+  TCase *tc = tcase_create ("general");
+  GstElementFactory *x264 = gst_element_factory_find ("x264enc");
+
+  avhw_test_require_device ("auto");
+  if (!x264) {
+    g_print ("SKIP: needs x264enc (gst-plugins-ugly) to make clips\n");
+    exit (77);
+  }
+  gst_object_unref (x264);
+  if (!g_getenv ("GST_AVHW_DEC_FAIL_AT")) {
+    g_printerr ("FAIL: run with GST_AVHW_DEC_FAIL_AT=faildec:%d\n", FAIL_AT);
+    exit (1);
+  }
+  tmpdir = g_dir_make_tmp ("avhwdecfail-XXXXXX", NULL);
+  atexit (remove_tmpdir);
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_fallback_goes_on_in_software);
+  tcase_add_test (tc, test_forced_decoder_fails);
+  tcase_add_test (tc, test_parallel_session_fails);
+  return s;
+}
+
+GST_CHECK_MAIN (avhwdec_fail);
