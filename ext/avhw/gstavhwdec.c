@@ -1272,7 +1272,10 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * GstAvhwDec:fallback:
    *
    * Decode in software (and upload for device memory output), with a
-   * warning, when the device has no hardware decoder for the stream.
+   * warning, when the device has no hardware decoder for the stream, and
+   * when its hardware decoder fails mid-stream (an error that is not the
+   * stream's: then from the next key frame on). Off: an error in both
+   * cases.
    */
   g_object_class_install_property (gobject_class, PROP_FALLBACK,
       g_param_spec_boolean ("fallback", "Fallback",
