@@ -47,9 +47,14 @@ print_codecs (GstAvhwBackend * backend, guint index, gboolean encoders)
     if (!encoders) {
       gchar *what = gst_avhw_backend_get_decode_description (backend, index,
           ids[i]);
+      guint engines = gst_avhw_backend_get_decode_engines (backend, index,
+          ids[i]);
 
       if (what)
         g_string_append_printf (s, "; %s", what);
+      if (engines)
+        g_string_append_printf (s, "; %u engine%s", engines,
+            engines > 1 ? "s" : "");
       g_free (what);
     }
     g_string_append (s, ")");

@@ -27,6 +27,9 @@ static gboolean cuvid_tried;
 /* per device: queried yet; bit per cudaVideoCodec set when decodable */
 static gboolean asked[MAX_DEVICES];
 static guint32 decodes[MAX_DEVICES];
+/* by cudaVideoCodec (MPEG1 0 .. AV1 11) */
+#define CODEC_SLOTS 16
+static guint8 engines[MAX_DEVICES][CODEC_SLOTS];
 
 /* The codecs asked about, FFmpeg's id beside NVDEC's. */
 static const struct
@@ -152,8 +155,11 @@ query_all_locked (const CudaFunctions * cu, guint index)
       caps.eChromaFormat = cudaVideoChromaFormat_420;
       caps.nBitDepthMinus8 = 0;
       if (cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS
-          && caps.bIsSupported)
+          && caps.bIsSupported) {
         decodes[index] |= 1u << (guint) codecs[i].codec;
+        if ((guint) codecs[i].codec < CODEC_SLOTS)
+          engines[index][codecs[i].codec] = caps.nNumNVDECs;
+      }
     }
     cu->cuCtxPopCurrent (&dummy);
   }
@@ -204,10 +210,32 @@ cuda_device_decodes (GstAvhwBackend * backend, guint index,
   return ret;
 }
 
+/* NVDEC engines that decode the codec (8-bit 4:2:0), as the driver says;
+ * 0 when unknown (a driver that does not fill nNumNVDECs). */
+static guint
+cuda_decode_engines (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id)
+{
+  cudaVideoCodec codec;
+  guint n = 0;
+
+  if (index >= MAX_DEVICES || !cuda_codec (codec_id, &codec)
+      || (guint) codec >= CODEC_SLOTS)
+    return 0;
+  g_mutex_lock (&caps_lock);
+  if (asked[index])
+    n = engines[index][codec];
+  g_mutex_unlock (&caps_lock);
+  GST_DEBUG ("cuda:%u: %u NVDEC engine(s) decode %s", index, n,
+      avcodec_get_name (codec_id));
+  return n;
+}
+
 void
 cuda_caps_class_init (GstAvhwBackendClass * bclass)
 {
   GST_DEBUG_CATEGORY_INIT (cuda_caps_debug, "avhwcudacaps", 0,
       "gst-avhw CUDA backend: NVDEC capabilities");
   bclass->device_decodes = cuda_device_decodes;
+  bclass->decode_engines = cuda_decode_engines;
 }

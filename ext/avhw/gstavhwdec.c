@@ -1310,8 +1310,9 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * decode at once, each on its own session on the same device; frames
    * go out in the stream's order with its timestamps, bit-exact to
    * parallel=1. Hardware decoders (NVDEC: one session per engine) and
-   * software decoders alike. 0: automatic: the host's CPU count (at most
-   * 8) for non-live seekable input, 1 otherwise. 1: one session, as
+   * software decoders alike. 0: automatic, for non-live seekable input:
+   * a hardware decoder's engine count where the backend knows it, else
+   * the host's CPU count (at most 8); 1 otherwise. 1: one session, as
    * before. A stream that cannot be cut (another codec, another
    * alignment) decodes with one session; the debug log says why, and at
    * each end of stream (avhwdec:4) where each session's time went.

@@ -37,7 +37,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 /* A segment ends at a cut point only once it has this many frames:
  * all-intra streams would otherwise drain a session every frame. */
 #define MIN_SEGMENT_FRAMES 16
-/* parallel=0 for non-live seekable input. */
+/* parallel=0 for non-live seekable input, where the device does not count
+ * its decoder engines (software decoding): the CPUs, at most this. */
 #define AUTO_MAX_SESSIONS 8
 
 typedef struct _Segment Segment;
@@ -312,6 +313,7 @@ resolve_n (GstAvhwDec * self)
 {
   GstQuery *q;
   gboolean seekable = FALSE;
+  guint engines = 0;
 
   if (self->parallel)
     return self->parallel;
@@ -326,6 +328,17 @@ resolve_n (GstAvhwDec * self)
   if (!seekable) {
     GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream cannot seek");
     return 1;
+  }
+  /* a hardware decoder: one session per decoder engine, as the driver
+   * counts them (NVDEC: 7 on an H200) */
+  if (self->ctx->hw_device_ctx)
+    engines = gst_avhw_backend_get_decode_engines
+        (gst_avhw_device_get_backend (DEVICE (self)),
+        gst_avhw_device_get_index (DEVICE (self)), self->codec->id);
+  if (engines > 0) {
+    GST_DEBUG_OBJECT (self, "parallel=0: %u sessions, the device's decoder "
+        "engines", engines);
+    return MIN (engines, 64);
   }
   return CLAMP (g_get_num_processors (), 1, AUTO_MAX_SESSIONS);
 }

@@ -682,6 +682,27 @@ gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
 }
 
 /**
+ * gst_avhw_backend_get_decode_engines: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ *
+ * Returns: how many decoder engines of device @index decode @codec_id at
+ *   once, as the driver says; 0 where it does not decode it in hardware or
+ *   the backend does not know
+ */
+guint
+gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
+  if (!KLASS (backend)->decode_engines
+      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
+    return 0;
+  return KLASS (backend)->decode_engines (backend, index, codec_id);
+}
+
+/**
  * gst_avhw_backend_device_decodes_codec:
  * @backend: a #GstAvhwBackend
  * @index: device index

@@ -185,6 +185,12 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   for a device, besides @foreign_context_type ("gst.vulkan.queue": the
  *   queue GStreamer's elements then submit on, under the lock FFmpeg takes
  *   too). Optional (added after contract version 1 in a reserved slot).
+ * @decode_engines: how many decoder engines of device @index decode
+ *   @codec_id at once (NVDEC: cuvidGetDecoderCaps' nNumNVDECs), from the
+ *   driver, cheap; 0: unknown. avhwdec's parallel=0 opens that many
+ *   sessions for a hardware decoder. Called only where @device_decodes says
+ *   yes. Optional; absent: unknown (added after contract version 1 in a
+ *   reserved slot).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -260,9 +266,11 @@ struct _GstAvhwBackendClass
   GstContext *(*make_foreign_context) (GstAvhwBackend * backend, gint index,
       GError ** error);
   const gchar *const *foreign_query_types;
+  guint (*decode_engines) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 8];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 9];
 };
 
 /**
@@ -338,6 +346,10 @@ gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
 
 GST_AVHW_API
 gchar * gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id);
 
 GST_AVHW_API

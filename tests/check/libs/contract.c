@@ -283,6 +283,12 @@ GST_START_TEST (test_decode_answers)
           backend_name, reason);
       what = gst_avhw_backend_get_decode_description (b, index, ids[i]);
       fail_unless (ok || what == NULL);
+      /* engines only for what it decodes, and a count a GPU can have */
+      fail_unless (ok || gst_avhw_backend_get_decode_engines (b, index,
+              ids[i]) == 0, "%s: engines for %s, which it does not decode",
+          backend_name, avcodec_get_name (ids[i]));
+      fail_unless (gst_avhw_backend_get_decode_engines (b, index,
+              ids[i]) <= 64);
       fail_unless (!ok || !klass->get_decode_description || (what && *what),
           "%s decodes %s and does not describe it", backend_name,
           avcodec_get_name (ids[i]));
