@@ -938,6 +938,12 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   if (!self->par_decided) {
     self->par = gst_avhw_dec_parallel_new (self);
     self->par_decided = TRUE;
+    /* the sessions find their cut points themselves */
+    if (self->par) {
+      gst_avhw_dec_cuts_clear (&self->join_cuts);
+      av_packet_free (&self->join_idr);
+      self->join = FALSE;
+    }
   }
   if (self->par)
     return gst_avhw_dec_parallel_handle_frame (self->par, frame);
