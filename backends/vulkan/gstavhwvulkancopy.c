@@ -28,6 +28,7 @@
 
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkansync.h"
 
 #if GST_AVHW_VK_QUEUE_LIST
 
@@ -39,37 +40,6 @@
     goto done;                                                          \
   }                                                                     \
 } G_STMT_END
-
-static int
-vk_copy_n_images (const AVVkFrame * vkf)
-{
-  int n = 0;
-
-  while (n < AV_NUM_DATA_POINTERS && vkf->img[n])
-    n++;
-  return n;
-}
-
-/* The barrier taking image @i of @vkf to @layout for @access. */
-static void
-vk_copy_barrier (VkImageMemoryBarrier * bar, const AVVkFrame * vkf, int i,
-    VkImageLayout layout, VkAccessFlags access)
-{
-  memset (bar, 0, sizeof (*bar));
-  bar->sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-  bar->srcAccessMask = vkf->access[i];
-  bar->dstAccessMask = access;
-  bar->oldLayout = vkf->layout[i];
-  bar->newLayout = layout;
-  /* FFmpeg 7 shares its images among its queue families: no ownership
-   * moves */
-  bar->srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  bar->dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  bar->image = vkf->img[i];
-  bar->subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-  bar->subresourceRange.levelCount = 1;
-  bar->subresourceRange.layerCount = 1;
-}
 
 /* Plane @p of a frame of @n_images images: its image and aspect. */
 static void
@@ -91,18 +61,13 @@ vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   AVVulkanDeviceContext *hwctx;
   AVVkFrame *s, *d;
   const AVPixFmtDescriptor *desc;
-  VkImageMemoryBarrier bar[2 * AV_NUM_DATA_POINTERS];
-  VkSemaphore sems[2 * AV_NUM_DATA_POINTERS];
-  uint64_t wait_vals[2 * AV_NUM_DATA_POINTERS];
-  uint64_t sig_vals[2 * AV_NUM_DATA_POINTERS];
-  VkPipelineStageFlags stages[2 * AV_NUM_DATA_POINTERS];
+  GstAvhwVkSync sync = { 0, };
   VkCommandPool pool = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   VkCommandBuffer cmd;
-  VkQueue queue;
   VkResult r = VK_SUCCESS;
-  gboolean ok = FALSE, locked = FALSE;
-  int ns, nd, n_planes, family, n_queues, i, n = 0;
+  gboolean ok = FALSE;
+  int ns, nd, n_planes, family, n_queues, i;
 
   if (!src->hw_frames_ctx || !dst->hw_frames_ctx || !src->data[0]
       || !dst->data[0]) {
@@ -118,8 +83,8 @@ vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   hwctx = dctx->hwctx;
   s = (AVVkFrame *) src->data[0];
   d = (AVVkFrame *) dst->data[0];
-  ns = vk_copy_n_images (s);
-  nd = vk_copy_n_images (d);
+  ns = gst_avhw_vk_frame_n_images (s);
+  nd = gst_avhw_vk_frame_n_images (d);
   n_planes = av_pix_fmt_count_planes (sfc->sw_format);
   desc = av_pix_fmt_desc_get (sfc->sw_format);
   if (((AVVulkanDeviceContext *) dfc->device_ctx->hwctx)->act_dev
@@ -163,28 +128,14 @@ vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
     cmd_info.commandPool = pool;
     VK_COPY_CHECK (vkAllocateCommandBuffers (hwctx->act_dev, &cmd_info, &cmd));
   }
-  vkGetDeviceQueue (hwctx->act_dev, family, 0, &queue);
 
   /* From here to the submission both frames' state is ours. */
   svk->lock_frame (sfc, s);
   dvk->lock_frame (dfc, d);
-  locked = TRUE;
-  for (i = 0; i < ns; i++, n++) {
-    vk_copy_barrier (&bar[n], s, i, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-        VK_ACCESS_TRANSFER_READ_BIT);
-    sems[n] = s->sem[i];
-    wait_vals[n] = s->sem_value[i];
-    sig_vals[n] = s->sem_value[i] + 1;
-    stages[n] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  }
-  for (i = 0; i < nd; i++, n++) {
-    vk_copy_barrier (&bar[n], d, i, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-        VK_ACCESS_TRANSFER_WRITE_BIT);
-    sems[n] = d->sem[i];
-    wait_vals[n] = d->sem_value[i];
-    sig_vals[n] = d->sem_value[i] + 1;
-    stages[n] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  }
+  gst_avhw_vk_sync_add (&sync, s, ns, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+      VK_ACCESS_TRANSFER_READ_BIT);
+  gst_avhw_vk_sync_add (&sync, d, nd, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+      VK_ACCESS_TRANSFER_WRITE_BIT);
   {
     VkCommandBufferBeginInfo begin = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -194,8 +145,7 @@ vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
     r = vkBeginCommandBuffer (cmd, &begin);
   }
   if (r == VK_SUCCESS) {
-    vkCmdPipelineBarrier (cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, n, bar);
+    gst_avhw_vk_sync_barriers (&sync, cmd);
     for (i = 0; i < n_planes; i++) {
       gboolean sub = i > 0 && i < 3 && !(desc->flags & AV_PIX_FMT_FLAG_RGB);
       VkImageCopy region = { 0, };
@@ -215,57 +165,22 @@ vk_copy (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
     }
     r = vkEndCommandBuffer (cmd);
   }
+  if (r == VK_SUCCESS)
+    r = gst_avhw_vk_sync_submit (&sync, dctx, family, cmd, fence);
   if (r == VK_SUCCESS) {
-    VkTimelineSemaphoreSubmitInfo timeline = {
-      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-      .waitSemaphoreValueCount = n,
-      .pWaitSemaphoreValues = wait_vals,
-      .signalSemaphoreValueCount = n,
-      .pSignalSemaphoreValues = sig_vals,
-    };
-    VkSubmitInfo submit = {
-      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-      .pNext = &timeline,
-      .waitSemaphoreCount = n,
-      .pWaitSemaphores = sems,
-      .pWaitDstStageMask = stages,
-      .commandBufferCount = 1,
-      .pCommandBuffers = &cmd,
-      .signalSemaphoreCount = n,
-      .pSignalSemaphores = sems,
-    };
-
-    hwctx->lock_queue (dctx, family, 0);
-    r = vkQueueSubmit (queue, 1, &submit, fence);
-    hwctx->unlock_queue (dctx, family, 0);
-  }
-  if (r == VK_SUCCESS) {
-    for (i = 0; i < ns; i++) {
-      s->sem_value[i]++;
-      s->layout[i] = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-      s->access[i] = VK_ACCESS_TRANSFER_READ_BIT;
-      s->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
-    }
-    for (i = 0; i < nd; i++) {
-      d->sem_value[i]++;
-      d->layout[i] = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-      d->access[i] = VK_ACCESS_TRANSFER_WRITE_BIT;
-      d->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
-    }
+    gst_avhw_vk_sync_commit (s, ns, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        VK_ACCESS_TRANSFER_READ_BIT);
+    gst_avhw_vk_sync_commit (d, nd, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        VK_ACCESS_TRANSFER_WRITE_BIT);
   }
   dvk->unlock_frame (dfc, d);
   svk->unlock_frame (sfc, s);
-  locked = FALSE;
   VK_COPY_CHECK (r);
   VK_COPY_CHECK (vkWaitForFences (hwctx->act_dev, 1, &fence, VK_TRUE,
           UINT64_MAX));
   ok = TRUE;
 
 done:
-  if (locked) {
-    dvk->unlock_frame (dfc, d);
-    svk->unlock_frame (sfc, s);
-  }
   if (fence)
     vkDestroyFence (hwctx->act_dev, fence, NULL);
   if (pool)

@@ -39,6 +39,7 @@
 
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkansync.h"
 
 GST_DEBUG_CATEGORY_STATIC (vk_download_debug);
 #define GST_CAT_DEFAULT vk_download_debug
@@ -223,13 +224,8 @@ vk_own_submit (VkOwn * o, AVHWFramesContext * fc, AVVkFrame * vkf,
     int nb_images, int family, const VkBufferImageCopy * region, int planes,
     GError ** error)
 {
-  AVHWDeviceContext *dctx = fc->device_ctx;
-  AVVulkanDeviceContext *hwctx = dctx->hwctx;
   AVVulkanFramesContext *vkfc = fc->hwctx;
-  VkImageMemoryBarrier bar[AV_NUM_DATA_POINTERS];
-  VkSemaphore sems[AV_NUM_DATA_POINTERS];
-  uint64_t wait_vals[AV_NUM_DATA_POINTERS], sig_vals[AV_NUM_DATA_POINTERS];
-  VkPipelineStageFlags stages[AV_NUM_DATA_POINTERS];
+  GstAvhwVkSync sync = { 0, };
   VkCommandBufferAllocateInfo cmd_info = {
     .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
     .commandPool = o->pool,
@@ -240,77 +236,30 @@ vk_own_submit (VkOwn * o, AVHWFramesContext * fc, AVVkFrame * vkf,
     .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
   };
-  VkTimelineSemaphoreSubmitInfo timeline = {
-    .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-    .waitSemaphoreValueCount = nb_images,
-    .pWaitSemaphoreValues = wait_vals,
-    .signalSemaphoreValueCount = nb_images,
-    .pSignalSemaphoreValues = sig_vals,
-  };
-  VkSubmitInfo submit = {
-    .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-    .pNext = &timeline,
-    .waitSemaphoreCount = nb_images,
-    .pWaitSemaphores = sems,
-    .pWaitDstStageMask = stages,
-    .commandBufferCount = 1,
-    .signalSemaphoreCount = nb_images,
-    .pSignalSemaphores = sems,
-  };
   VkCommandBuffer cmd;
-  VkQueue queue;
   VkResult r;
   int i;
 
   VK_OWN_CHECK (vkAllocateCommandBuffers (o->dev, &cmd_info, &cmd));
-  submit.pCommandBuffers = &cmd;
-  vkGetDeviceQueue (o->dev, family, 0, &queue);
 
   /* From here to the submission the frame's state is ours: FFmpeg's
    * transfers and decoder take the same lock. */
   vkfc->lock_frame (fc, vkf);
-  for (i = 0; i < nb_images; i++) {
-    memset (&bar[i], 0, sizeof (bar[i]));
-    bar[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    bar[i].srcAccessMask = vkf->access[i];
-    bar[i].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    bar[i].oldLayout = vkf->layout[i];
-    bar[i].newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    /* FFmpeg 7.1 shares its images among all the queue families it was
-     * given (concurrent sharing): no ownership moves. */
-    bar[i].srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    bar[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    bar[i].image = vkf->img[i];
-    bar[i].subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    bar[i].subresourceRange.levelCount = 1;
-    bar[i].subresourceRange.layerCount = 1;
-    sems[i] = vkf->sem[i];
-    wait_vals[i] = vkf->sem_value[i];
-    sig_vals[i] = vkf->sem_value[i] + 1;
-    stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  }
+  gst_avhw_vk_sync_add (&sync, vkf, nb_images,
+      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_TRANSFER_READ_BIT);
   r = vkBeginCommandBuffer (cmd, &begin);
   if (r == VK_SUCCESS) {
-    vkCmdPipelineBarrier (cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, nb_images, bar);
+    gst_avhw_vk_sync_barriers (&sync, cmd);
     for (i = 0; i < planes; i++)
       vkCmdCopyImageToBuffer (cmd, vkf->img[MIN (i, nb_images - 1)],
           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, o->buf, 1, &region[i]);
     r = vkEndCommandBuffer (cmd);
   }
-  if (r == VK_SUCCESS) {
-    hwctx->lock_queue (dctx, family, 0);
-    r = vkQueueSubmit (queue, 1, &submit, o->fence);
-    hwctx->unlock_queue (dctx, family, 0);
-  }
-  if (r == VK_SUCCESS) {
-    for (i = 0; i < nb_images; i++) {
-      vkf->sem_value[i]++;
-      vkf->layout[i] = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-      vkf->access[i] = VK_ACCESS_TRANSFER_READ_BIT;
-      vkf->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
-    }
-  }
+  if (r == VK_SUCCESS)
+    r = gst_avhw_vk_sync_submit (&sync, fc->device_ctx, family, cmd, o->fence);
+  if (r == VK_SUCCESS)
+    gst_avhw_vk_sync_commit (vkf, nb_images,
+        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_TRANSFER_READ_BIT);
   vkfc->unlock_frame (fc, vkf);
   VK_OWN_CHECK (r);
   return TRUE;
@@ -373,8 +322,7 @@ vk_download_own (AVFrame * dst, const AVFrame * src, GError ** error)
   }
 
   planes = av_pix_fmt_count_planes (dst->format);
-  while (nb_images < AV_NUM_DATA_POINTERS && vkf->img[nb_images])
-    nb_images++;
+  nb_images = gst_avhw_vk_frame_n_images (vkf);
   vkGetPhysicalDeviceProperties (hwctx->phys_dev, &props);
   align = MAX (props.limits.optimalBufferCopyOffsetAlignment, 16);
   for (i = 0; i < planes; i++)
