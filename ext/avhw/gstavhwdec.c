@@ -976,11 +976,9 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
       break;
   }
   av_packet_unref (self->pkt);
-  if (!self->failed_call && gst_avhw_dec_fail_is_device (self->ctx, r)) {
-    self->failed_call = "avcodec_send_packet";
-    self->failed_error = r;
-    self->ctx_failed = TRUE;
-  }
+  /* marks a device failure (the error is then handled by recover()) */
+  if (!self->failed_call && gst_avhw_dec_fail_is_device (self->ctx, r))
+    gst_avhw_dec_decode_error (self, "avcodec_send_packet", r);
   if (self->failed_call)
     return recover (self);
   if (ret != GST_FLOW_OK)

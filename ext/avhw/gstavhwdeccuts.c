@@ -267,9 +267,10 @@ av1_scan (GstAvhwDecCuts * c, const guint8 * d, gsize size)
   return FALSE;
 }
 
-gsize
-gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
-    gsize size)
+/* Where in an access unit the parameter sets go (AV1: after the temporal
+ * delimiter). */
+static gsize
+cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data, gsize size)
 {
   gsize pos = 0, payload, len;
   gboolean sized;
@@ -346,8 +347,10 @@ gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data, gsize size)
   return cut;
 }
 
-GBytes *
-gst_avhw_dec_cuts_param_sets (GstAvhwDecCuts * c)
+/* Every parameter set kept, in order, as units of the stream's format
+ * (owned by @c). */
+static GBytes *
+cuts_param_sets (GstAvhwDecCuts * c)
 {
   GByteArray *a;
   guint i;
@@ -377,8 +380,8 @@ gst_avhw_dec_cuts_packet (GstAvhwDecCuts * c, const guint8 * data, gsize size,
   if (!pkt)
     return NULL;
   if (with_param_sets)
-    ps = g_bytes_get_data (gst_avhw_dec_cuts_param_sets (c), &ps_size);
-  at = ps_size ? gst_avhw_dec_cuts_insert_at (c, data, size) : 0;
+    ps = g_bytes_get_data (cuts_param_sets (c), &ps_size);
+  at = ps_size ? cuts_insert_at (c, data, size) : 0;
   if (av_new_packet (pkt, ps_size + size) < 0) {
     av_packet_free (&pkt);
     return NULL;

@@ -32,17 +32,6 @@ void gst_avhw_dec_cuts_clear (GstAvhwDecCuts * c);
 G_GNUC_INTERNAL
 gboolean gst_avhw_dec_cuts_scan (GstAvhwDecCuts * c, const guint8 * data,
     gsize size);
-/* Every parameter set kept, in order, as units of the stream's format
- * (owned by @c). */
-G_GNUC_INTERNAL
-GBytes * gst_avhw_dec_cuts_param_sets (GstAvhwDecCuts * c);
-
-/* Where in an access unit the parameter sets go (AV1: after the temporal
- * delimiter). */
-G_GNUC_INTERNAL
-gsize gst_avhw_dec_cuts_insert_at (GstAvhwDecCuts * c, const guint8 * data,
-    gsize size);
-
 /* @data as a new packet; with @with_param_sets, every parameter set kept
  * goes in front of its units. NULL when out of memory. */
 G_GNUC_INTERNAL

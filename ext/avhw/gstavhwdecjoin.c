@@ -84,6 +84,18 @@ receive (AVCodecContext * ctx, GstAvhwDecJoinOut out, gpointer user_data,
   }
 }
 
+/* TRUE, once told to @out, when sending a packet gave @r, a device
+ * failure: @ctx is not to be called again. */
+static gboolean
+send_failed (AVCodecContext * ctx, int r, GstAvhwDecJoinOut out,
+    gpointer user_data)
+{
+  if (!gst_avhw_dec_fail_is_device (ctx, r))
+    return FALSE;
+  out (NULL, r, user_data);
+  return TRUE;
+}
+
 gboolean
 gst_avhw_dec_receive (AVCodecContext * ctx, GstAvhwDecJoinOut out,
     gpointer user_data)
@@ -116,10 +128,7 @@ gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
     av_packet_free (&again);
     sent++;
     if (r < 0 && r != AVERROR (EAGAIN)) {
-      if (gst_avhw_dec_fail_is_device (ctx, r)) {
-        out (NULL, r, user_data);
-        failed = TRUE;
-      }
+      failed = send_failed (ctx, r, out, user_data);
       break;
     }
     if (going)
@@ -135,11 +144,8 @@ gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
   if (idr)
     GST_DEBUG ("no join (%u sent, last %d): drain and flush", sent, r);
   if (going) {
-    r = avcodec_send_packet (ctx, NULL);
-    if (gst_avhw_dec_fail_is_device (ctx, r)) {
-      out (NULL, r, user_data);
+    if (send_failed (ctx, avcodec_send_packet (ctx, NULL), out, user_data))
       return FALSE;
-    }
     receive (ctx, out, user_data, mark, &marked, &failed);
     if (failed)
       return FALSE;

@@ -42,7 +42,8 @@ gboolean gst_avhw_dec_receive (AVCodecContext * ctx, GstAvhwDecJoinOut out,
  * next packet it is sent must be a cut point (an IDR), or it must be
  * flushed first. FALSE: without @idr, or when the join could not be made,
  * it was drained and flushed instead (or @out stopped it, and it was
- * flushed). */
+ * flushed), or the device failed (gstavhwdecfail.c): then @ctx was left
+ * as it was, not to be called again. */
 G_GNUC_INTERNAL
 gboolean gst_avhw_dec_end_stream (AVCodecContext * ctx, const AVPacket * idr,
     GstAvhwDecJoinOut out, gpointer user_data);
