@@ -151,6 +151,17 @@ add_out (GstAvhwDecParallel * par, Segment * seg, AVFrame * frame,
   g_cond_broadcast (&par->cond);
 }
 
+/* An error of @call on @s's decoder, in @seg's place in the stream; a
+ * device failure stops the session calling it. */
+static void
+session_error (Session * s, Segment * seg, const gchar * call, int error)
+{
+  g_mutex_lock (&s->par->lock);
+  s->failed |= gst_avhw_dec_fail_is_device (s->ctx, error);
+  add_out (s->par, seg, NULL, FALSE, call, error);
+  g_mutex_unlock (&s->par->lock);
+}
+
 /* A frame (or, @frame NULL, an error) of @seg out of @s's decoder: it
  * waits in the segment. FALSE once flushing. */
 static gboolean
@@ -161,13 +172,11 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
   AVFrame *copy;
   gint64 t, t2;
 
-  g_mutex_lock (&par->lock);
   if (!frame) {
-    s->failed |= gst_avhw_dec_fail_is_device (s->ctx, error);
-    add_out (par, seg, NULL, FALSE, "avcodec_receive_frame", error);
-    g_mutex_unlock (&par->lock);
+    session_error (s, seg, "avcodec_receive_frame", error);
     return FALSE;
   }
+  g_mutex_lock (&par->lock);
   t = g_get_monotonic_time ();
   while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
       && g_queue_peek_head (&par->segments) != seg)
@@ -269,12 +278,8 @@ decode_item (Session * s, Item * it)
       break;
     receive (s, it->seg);
   }
-  if (r < 0 && r != AVERROR_EOF && !s->failed) {
-    g_mutex_lock (&par->lock);
-    s->failed = gst_avhw_dec_fail_is_device (s->ctx, r);
-    add_out (par, it->seg, NULL, FALSE, "avcodec_send_packet", r);
-    g_mutex_unlock (&par->lock);
-  }
+  if (r < 0 && r != AVERROR_EOF && !s->failed)
+    session_error (s, it->seg, "avcodec_send_packet", r);
   if (!s->failed)
     receive (s, it->seg);
 }
