@@ -879,7 +879,8 @@ recover (GstAvhwDec * self)
   const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
   const gchar *call = self->failed_call;
   enum AVCodecID id = self->codec->id;
-  gchar *name = g_strdup (self->codec->name);
+  /* FFmpeg's static AVCodec: still there once the decoder is closed */
+  const gchar *name = self->codec->name;
   char err[AV_ERROR_MAX_STRING_SIZE];
   GList *frames, *l;
   gboolean fatal = !self->fallback || self->decoder_name;
@@ -896,14 +897,12 @@ recover (GstAvhwDec * self)
             "fallback=true to go on in software.", name, devname, call, err),
         ("%s", self->decoder_name ? "decoder is set: no fallback" :
             "fallback=false"));
-    g_free (name);
     return GST_FLOW_ERROR;
   }
   GST_ELEMENT_WARNING (self, STREAM, DECODE,
       ("The hardware %s decoder of device %s failed (%s: %s); decoding the "
           "rest of the stream in software, from its next key frame.", name,
           devname, call, err), (NULL));
-  g_free (name);
   self->force_software = TRUE;
   if (!open_codec (self, id))
     return GST_FLOW_ERROR;
