@@ -96,9 +96,15 @@ interop_start_paused (const gchar * desc, GstContext ** contexts)
   return p;
 }
 
+/* Called with each pipeline interop_stop() is about to take down (NULL when
+ * nothing is to be done first); interop-vulkan drains its Vulkan devices. */
+static void (*interop_before_stop) (GstElement * pipeline);
+
 G_GNUC_UNUSED static void
 interop_stop (GstElement * p)
 {
+  if (interop_before_stop)
+    interop_before_stop (p);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
 }

@@ -54,6 +54,52 @@ vk_hwctx (GstAvhwDevice * device)
   return interop_device_ctx (device)->hwctx;
 }
 
+/* Mesa's Vulkan runtime (lavapipe 25.0, Debian 13) ends a submission on
+ * its submit thread after signalling its fence: it still releases the
+ * submission's timeline-semaphore points then. GStreamer 1.26 destroys
+ * its images' semaphores as soon as the fence says done (vulkanupload's
+ * pool, at NULL), so now and then, under load, that thread uses a freed
+ * semaphore: a SIGSEGV in libvulkan_lvp.so (on a debug Mesa, the
+ * assertion in vk_sync_timeline_point_install). It happens with no avhw
+ * element in the pipeline (videotestsrc ! vulkanupload ! vulkandownload).
+ * vkDeviceWaitIdle waits for that thread to finish, so every Vulkan device
+ * of a pipeline here, GStreamer's and FFmpeg's, is drained before the
+ * pipeline stops. Nothing submits then (EOS or preroll was reached). */
+static void
+drain_devices (GstElement * pipeline)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstElementFactory *f = gst_element_get_factory (e);
+    GstAvhwDevice *d = NULL;
+
+    if (g_str_has_prefix (GST_OBJECT_NAME (f), "vulkan")) {
+      GstPad *pad = gst_element_get_static_pad (e, "src");
+      GstQuery *q = gst_query_new_context (DEVICE_TYPE);
+      GstContext *ctx = NULL;
+
+      if (pad && gst_pad_query (pad, q))
+        gst_query_parse_context (q, &ctx);
+      if (ctx)
+        vkDeviceWaitIdle (gst_device (ctx)->device);
+      gst_query_unref (q);
+      gst_clear_object (&pad);
+    } else if (g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+            "active-device")) {
+      g_object_get (e, "active-device", &d, NULL);
+      if (d && interop_device_ctx (d)->type == AV_HWDEVICE_TYPE_VULKAN)
+        vkDeviceWaitIdle (vk_hwctx (d)->act_dev);
+      gst_clear_object (&d);
+    }
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+}
+
 static void
 borrow_gst_device (void)
 {
@@ -724,6 +770,7 @@ interop_vulkan_suite (void)
     exit (77);
   }
   gst_object_unref (f);
+  interop_before_stop = drain_devices;
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_declared);
