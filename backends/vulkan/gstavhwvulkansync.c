@@ -40,10 +40,13 @@ gst_avhw_vk_sync_add (GstAvhwVkSync * s, const AVVkFrame * vkf, int n_images,
     bar->subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
     bar->subresourceRange.levelCount = 1;
     bar->subresourceRange.layerCount = 1;
-    s->sems[s->n] = vkf->sem[i];
-    s->wait_vals[s->n] = vkf->sem_value[i];
-    s->sig_vals[s->n] = vkf->sem_value[i] + 1;
-    s->stages[s->n] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    if (vkf->sem[i] == VK_NULL_HANDLE)
+      continue;
+    s->sems[s->n_sems] = vkf->sem[i];
+    s->wait_vals[s->n_sems] = vkf->sem_value[i];
+    s->sig_vals[s->n_sems] = vkf->sem_value[i] + 1;
+    s->stages[s->n_sems] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    s->n_sems++;
   }
 }
 
@@ -61,20 +64,20 @@ gst_avhw_vk_sync_submit (const GstAvhwVkSync * s, AVHWDeviceContext * dctx,
   AVVulkanDeviceContext *hwctx = dctx->hwctx;
   VkTimelineSemaphoreSubmitInfo timeline = {
     .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-    .waitSemaphoreValueCount = s->n,
+    .waitSemaphoreValueCount = s->n_sems,
     .pWaitSemaphoreValues = s->wait_vals,
-    .signalSemaphoreValueCount = s->n,
+    .signalSemaphoreValueCount = s->n_sems,
     .pSignalSemaphoreValues = s->sig_vals,
   };
   VkSubmitInfo submit = {
     .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
     .pNext = &timeline,
-    .waitSemaphoreCount = s->n,
+    .waitSemaphoreCount = s->n_sems,
     .pWaitSemaphores = s->sems,
     .pWaitDstStageMask = s->stages,
     .commandBufferCount = 1,
     .pCommandBuffers = &cmd,
-    .signalSemaphoreCount = s->n,
+    .signalSemaphoreCount = s->n_sems,
     .pSignalSemaphores = s->sems,
   };
   VkQueue queue;
@@ -94,7 +97,8 @@ gst_avhw_vk_sync_commit (AVVkFrame * vkf, int n_images, VkImageLayout layout,
   int i;
 
   for (i = 0; i < n_images; i++) {
-    vkf->sem_value[i]++;
+    if (vkf->sem[i] != VK_NULL_HANDLE)
+      vkf->sem_value[i]++;
     vkf->layout[i] = layout;
     vkf->access[i] = access;
     vkf->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;

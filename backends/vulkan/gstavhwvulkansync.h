@@ -21,7 +21,8 @@ typedef struct
   uint64_t wait_vals[2 * AV_NUM_DATA_POINTERS];
   uint64_t sig_vals[2 * AV_NUM_DATA_POINTERS];
   VkPipelineStageFlags stages[2 * AV_NUM_DATA_POINTERS];
-  int n;
+  int n;                        /* barriers */
+  int n_sems;                   /* semaphores (an image may have none) */
 } GstAvhwVkSync;
 
 /* The images of @vkf: one, or one per plane. */
@@ -37,7 +38,9 @@ gst_avhw_vk_frame_n_images (const AVVkFrame * vkf)
 
 /* Adds the @n_images images of @vkf (locked by the caller, lock_frame):
  * a barrier from their layout and access to @layout and @access, a wait on
- * each timeline semaphore at its value and a signal of the next. */
+ * each timeline semaphore at its value and a signal of the next (none for
+ * an image without one: GStreamer's, on a device without timeline
+ * semaphores). */
 G_GNUC_INTERNAL
 void gst_avhw_vk_sync_add (GstAvhwVkSync * s, const AVVkFrame * vkf,
     int n_images, VkImageLayout layout, VkAccessFlags access);
