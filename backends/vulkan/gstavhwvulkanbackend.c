@@ -261,8 +261,10 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
 #ifdef HAVE_GST_VULKAN
   /* gst.vulkan.device: share GStreamer's VkDevice. */
   vk_interop_class_init (bclass);
-  /* memory:VulkanImage out of avhwdec on such a shared device. */
+  /* memory:VulkanImage out of avhwdec, and into avhwupload, on such a
+   * shared device. */
   vk_export_class_init (bclass);
+  vk_import_class_init (bclass);
 #endif
 }
 

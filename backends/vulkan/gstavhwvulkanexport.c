@@ -58,8 +58,6 @@
 #include "gstavhwvulkaninterop.h"
 #include "gstavhwvulkanqueues.h"
 
-#define VK_CAN_EXPORT (GST_CHECK_VERSION (1, 24, 0) \
-    && LIBAVUTIL_VERSION_MAJOR >= 59)
 
 /* How long a released frame waits for GStreamer's last signal. */
 #define VK_EXPORT_RELEASE_WAIT_NS (G_GUINT64_CONSTANT (1000000000))
@@ -84,9 +82,8 @@ vk_export_format_ok (enum AVPixelFormat fmt)
   return FALSE;
 }
 
-static gboolean
-vk_device_exports_foreign (GstAvhwBackend * backend, GstAvhwDevice * device,
-    enum AVPixelFormat sw_format, gchar ** reason)
+gboolean
+vk_device_is_gst_shared (GstAvhwDevice * device, gchar ** reason)
 {
   GstVulkanDevice *gst_dev = vk_interop_peek_gst_device (device);
   AVHWDeviceContext *dctx =
@@ -95,8 +92,9 @@ vk_device_exports_foreign (GstAvhwBackend * backend, GstAvhwDevice * device,
 
   if (!VK_CAN_EXPORT) {
     *reason = g_strdup_printf ("built with GStreamer %d.%d and libavutil %d: "
-        "wrapping needs GStreamer >= 1.24 and FFmpeg >= 7",
-        GST_VERSION_MAJOR, GST_VERSION_MINOR, LIBAVUTIL_VERSION_MAJOR);
+        "frames cross to and from memory:VulkanImage from GStreamer 1.24 and "
+        "FFmpeg 7", GST_VERSION_MAJOR, GST_VERSION_MINOR,
+        LIBAVUTIL_VERSION_MAJOR);
     return FALSE;
   }
   if (!gst_dev || gst_dev->device != hwctx->act_dev) {
@@ -105,6 +103,15 @@ vk_device_exports_foreign (GstAvhwBackend * backend, GstAvhwDevice * device,
         gst_avhw_device_get_name (device));
     return FALSE;
   }
+  return TRUE;
+}
+
+static gboolean
+vk_device_exports_foreign (GstAvhwBackend * backend, GstAvhwDevice * device,
+    enum AVPixelFormat sw_format, gchar ** reason)
+{
+  if (!vk_device_is_gst_shared (device, reason))
+    return FALSE;
   if (!vk_export_format_ok (sw_format)) {
     *reason = g_strdup_printf ("%s frames are not wrapped (only NV12, P010, "
         "I420, Y444)", av_get_pix_fmt_name (sw_format));

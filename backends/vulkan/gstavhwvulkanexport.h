@@ -17,9 +17,27 @@ typedef struct
   gint refs;
 } GstAvhwVkExported;
 
+/* Where frames cross between FFmpeg's vulkan frames and GStreamer's
+ * GstVulkanImageMemory (wrapped one way, copied the other): GStreamer 1.24
+ * (a timeline semaphore and value in its image memory's barrier state) and
+ * FFmpeg 7 (frame locks, each image's VkFormat). */
+#define VK_CAN_EXPORT (GST_CHECK_VERSION (1, 24, 0) \
+    && LIBAVUTIL_VERSION_MAJOR >= 59)
+
+/* Whether @device is a GstVulkanDevice's VkDevice (made from a
+ * gst.vulkan.device context) and this build can exchange frames with
+ * GStreamer's memory; when not, @reason says why, newly allocated. */
+G_GNUC_INTERNAL
+gboolean vk_device_is_gst_shared (GstAvhwDevice * device, gchar ** reason);
+
 /* Sets foreign_memory_feature (memory:VulkanImage), export_foreign_buffer
  * and device_exports_foreign on @bclass where GStreamer and FFmpeg allow. */
 G_GNUC_INTERNAL
 void vk_export_class_init (GstAvhwBackendClass * bclass);
+
+/* From gstavhwvulkanimport.c: sets import_foreign_buffer and
+ * device_imports_foreign where vk_export_class_init() set the feature. */
+G_GNUC_INTERNAL
+void vk_import_class_init (GstAvhwBackendClass * bclass);
 
 G_END_DECLS

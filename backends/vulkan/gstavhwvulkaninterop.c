@@ -58,8 +58,8 @@ GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
  *   memory:VulkanImage are different caps features. On such a shared
  *   device, from GStreamer 1.24 and FFmpeg 7, avhwdec hands its frames out
  *   as memory:VulkanImage wrapping the AVVkFrame's images
- *   (gstavhwvulkanexport.c); the other way (GStreamer's images into avhw
- *   elements) goes through system memory.
+ *   (gstavhwvulkanexport.c); the other way, avhwupload copies GStreamer's
+ *   images into its frames on the device (gstavhwvulkanimport.c).
  */
 
 /* What an FFmpeg device context made on a GstVulkanDevice borrows; freed

@@ -202,8 +202,9 @@ make_sink_caps (GstAvhwEnc * self, GstAvhwDevice * device)
   if (gst_value_list_get_size (&sys) > 0) {
     caps = gst_caps_new_empty ();
     if (gst_value_list_get_size (&dev) > 0) {
-      const gchar *foreign =
-          gst_avhw_backend_get_foreign_input_feature (backend);
+      const gchar *foreign = gst_avhw_backend_device_imports_foreign
+          (backend, device) ? gst_avhw_backend_get_foreign_input_feature
+          (backend) : NULL;
 
       gst_caps_append (caps, raw_caps (&dev,
               gst_avhw_backend_get_caps_feature (backend)));

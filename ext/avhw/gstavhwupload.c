@@ -102,8 +102,9 @@ gst_avhw_upload_transform_caps (GstBaseTransform * trans,
             "format"))
       warn_unsupported (GST_AVHW_UPLOAD (trans), device, caps);
   } else {
-    const gchar *foreign = gst_avhw_backend_get_foreign_input_feature
-        (gst_avhw_device_get_backend (device));
+    GstAvhwBackend *backend = gst_avhw_device_get_backend (device);
+    const gchar *foreign = gst_avhw_backend_device_imports_foreign (backend,
+        device) ? gst_avhw_backend_get_foreign_input_feature (backend) : NULL;
 
     res = gst_avhw_caps_switch_memory (device, caps, FALSE, FALSE);
     if (foreign)

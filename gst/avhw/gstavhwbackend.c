@@ -456,6 +456,39 @@ gst_avhw_backend_get_foreign_input_feature (GstAvhwBackend * backend)
       KLASS (backend)->foreign_memory_feature : NULL;
 }
 
+/**
+ * gst_avhw_backend_device_imports_foreign:
+ * @backend: a #GstAvhwBackend
+ * @device: a device of @backend
+ *
+ * Returns: whether @device takes frames in GStreamer's own device memory
+ *   (gst_avhw_backend_get_foreign_input_feature()); the reason it does not
+ *   is logged
+ */
+gboolean
+gst_avhw_backend_device_imports_foreign (GstAvhwBackend * backend,
+    GstAvhwDevice * device)
+{
+  GstAvhwBackendClass *klass;
+  gchar *why = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), FALSE);
+  klass = KLASS (backend);
+  if (!klass->import_foreign_buffer || !klass->foreign_memory_feature)
+    return FALSE;
+  if (!klass->device_imports_foreign)
+    return TRUE;
+  ok = klass->device_imports_foreign (backend, device, &why);
+  if (!ok)
+    GST_DEBUG_OBJECT (backend, "%s takes no %s: %s",
+        gst_avhw_device_get_name (device), klass->foreign_memory_feature,
+        why ? why : "no reason given");
+  g_free (why);
+  return ok;
+}
+
 /* FFmpeg types, resolved by name so a fork's own type works. */
 enum AVHWDeviceType
 gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend)

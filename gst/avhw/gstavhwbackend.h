@@ -173,6 +173,13 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   yes, so negotiation picks another memory rather than a wrong frame.
  *   Optional; %NULL: every device and format of the backend can (added
  *   after contract version 1 in a reserved slot).
+ * @device_imports_foreign: whether @import_foreign_buffer can take
+ *   GStreamer's own memory into frames of @device (a Vulkan image can be
+ *   copied only on the VkDevice it was made on); when not, @reason
+ *   (nullable) says why, newly allocated. avhwupload offers
+ *   @foreign_memory_feature input for that device only when it says yes.
+ *   Optional; %NULL: every device of the backend can (added after contract
+ *   version 1 in a reserved slot).
  * @make_foreign_context: a new context of @foreign_context_type holding a
  *   device of GStreamer's own type made for device @index (the first one
  *   when -1), for avhw elements about to open a device next to GStreamer's
@@ -268,9 +275,11 @@ struct _GstAvhwBackendClass
   const gchar *const *foreign_query_types;
   guint (*decode_engines) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id);
+  gboolean (*device_imports_foreign) (GstAvhwBackend * backend,
+      GstAvhwDevice * device, gchar ** reason);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 9];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 10];
 };
 
 /**
@@ -307,6 +316,10 @@ const gchar * gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * back
 
 GST_AVHW_API
 const gchar * gst_avhw_backend_get_foreign_input_feature (GstAvhwBackend * backend);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_device_imports_foreign (GstAvhwBackend * backend,
+    GstAvhwDevice * device);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_is_available (GstAvhwBackend * backend,

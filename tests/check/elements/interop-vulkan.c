@@ -474,6 +474,8 @@ GST_END_TEST;
  * backend's VK_CAN_EXPORT). */
 #define CAN_EXPORT (GST_CHECK_VERSION (1, 24, 0) \
     && LIBAVUTIL_VERSION_MAJOR >= 59)
+/* and the other way (a device copy: FFmpeg 7.1's frame locks and queues) */
+#define CAN_IMPORT (CAN_EXPORT && GST_AVHW_VK_QUEUE_LIST)
 
 /* The feature is offered only for GStreamer's device and formats it wraps;
  * never for a VkDevice FFmpeg made. */
@@ -507,14 +509,104 @@ GST_START_TEST (test_exports_only_gst_devices)
     fail_if (gst_avhw_backend_device_exports_foreign (b, shared,
             AV_PIX_FMT_NV12, NULL));
   }
-  /* avhwupload does not take memory:VulkanImage: nothing imports it */
-  fail_unless (gst_avhw_backend_get_foreign_input_feature (b) == NULL);
+  /* avhwupload takes memory:VulkanImage on GStreamer's device only */
+  fail_if (gst_avhw_backend_device_imports_foreign (b, own),
+      "FFmpeg's own VkDevice cannot copy GStreamer's images");
+  if (CAN_IMPORT) {
+    fail_unless_equals_string (gst_avhw_backend_get_foreign_input_feature
+        (b), "memory:VulkanImage");
+    fail_unless (gst_avhw_backend_device_imports_foreign (b, shared));
+  } else {
+    fail_unless (gst_avhw_backend_get_foreign_input_feature (b) == NULL);
+    fail_if (gst_avhw_backend_device_imports_foreign (b, shared));
+  }
   gst_object_unref (shared);
   gst_object_unref (own);
   gst_object_unref (b);
 }
 
 GST_END_TEST;
+
+#if CAN_IMPORT
+/* The caps feature on @element's sink pad now. */
+static gboolean
+sink_caps_have (GstElement * pipeline, const gchar * name,
+    const gchar * feature)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstPad *pad = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean has = caps && gst_caps_features_contains (gst_caps_get_features
+      (caps, 0), feature);
+
+  GST_INFO ("%s sink: %" GST_PTR_FORMAT, name, caps);
+  gst_clear_caps (&caps);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  return has;
+}
+
+/* GStreamer's images into avhw frames on the device: vulkanupload !
+ * avhwupload negotiates memory:VulkanImage on the application's shared
+ * device and the frames are bit-exact through avhwdownload; without the
+ * shared device the same elements refuse to link that way (not a wrong
+ * frame). */
+GST_START_TEST (test_vulkanimage_into_avhwupload)
+{
+  GstContext *ctxs[] = { gst_instance_ctx, gst_device_ctx, NULL };
+  const gchar *tail = " ! avhwupload name=up device=vulkan ! avhwdownload ! "
+      CAPS " ! appsink name=sink sync=false";
+  gchar *ref = reference_hash (), *desc, *out;
+  GstElement *p;
+  GError *err = NULL;
+
+  desc = g_strconcat (SRC " ! vulkanupload", tail, NULL);
+  out = interop_run_and_hash (desc, ctxs, &p);
+  fail_unless (sink_caps_have (p, "up", "memory:VulkanImage"),
+      "avhwupload did not take GStreamer's images");
+  interop_stop (p);
+  fail_unless_equals_string (out, ref);
+  g_free (out);
+  g_free (desc);
+
+  /* another size and picture (the copy's extents are the frame's, not
+   * the images') */
+  desc = g_strdup ("videotestsrc num-buffers=3 pattern=ball ! "
+      "video/x-raw,format=NV12,width=80,height=50 ! vulkanupload ! "
+      "avhwupload name=up device=vulkan ! avhwdownload ! "
+      "video/x-raw,format=NV12 ! appsink name=sink sync=false");
+  g_free (ref);
+  ref = interop_run_and_hash ("videotestsrc num-buffers=3 pattern=ball ! "
+      "video/x-raw,format=NV12,width=80,height=50 ! appsink name=sink "
+      "sync=false", NULL, NULL);
+  out = interop_run_and_hash (desc, ctxs, &p);
+  fail_unless (sink_caps_have (p, "up", "memory:VulkanImage"));
+  interop_stop (p);
+  fail_unless_equals_string (out, ref);
+  g_free (out);
+  g_free (desc);
+  g_free (ref);
+
+  /* FFmpeg's own VkDevice: nothing links GStreamer's images to it */
+  desc = g_strconcat (SRC " ! vulkanupload", tail, NULL);
+  p = gst_parse_launch (desc, &err);
+  fail_unless (p != NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  {
+    GstMessage *msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p),
+        10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+        "GStreamer's images linked to FFmpeg's own VkDevice");
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (desc);
+}
+
+GST_END_TEST;
+#endif
 
 #if GST_CHECK_VERSION (1, 24, 0) && LIBAVUTIL_VERSION_MAJOR >= 59
 static gchar *clip;
@@ -783,6 +875,14 @@ interop_vulkan_suite (void)
   tcase_add_test (tc, test_unshared_pipelines_still_exact);
   tcase_add_test (tc, test_empty_context_refused);
   tcase_add_test (tc, test_exports_only_gst_devices);
+#if CAN_IMPORT
+  tcase_add_test (tc, test_vulkanimage_into_avhwupload);
+#else
+  g_print ("test_vulkanimage_into_avhwupload left out: avhwupload takes "
+      "memory:VulkanImage from GStreamer 1.24 and FFmpeg 7.1 (built with "
+      "GStreamer %d.%d, libavutil %d)\n", GST_VERSION_MAJOR,
+      GST_VERSION_MINOR, LIBAVUTIL_VERSION_MAJOR);
+#endif
 #if GST_CHECK_VERSION (1, 24, 0) && LIBAVUTIL_VERSION_MAJOR >= 59
   if (make_clip ()) {
     tcase_add_test (tc, test_dec_into_vulkandownload);
