@@ -183,7 +183,9 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  * @make_foreign_context: a new context of @foreign_context_type holding a
  *   device of GStreamer's own type made for device @index (the first one
  *   when -1), for avhw elements about to open a device next to GStreamer's
- *   elements that take @foreign_memory_feature, so both use that device:
+ *   elements that take only @foreign_memory_feature (downstream) or give
+ *   only it (upstream, where @import_foreign_buffer is set), so both use
+ *   that device:
  *   the library then wraps it with @wrap_foreign_context and answers
  *   GStreamer's queries with it. Optional; %NULL when the backend cannot
  *   make one (added after contract version 1 in a reserved slot).

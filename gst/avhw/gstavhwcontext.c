@@ -28,6 +28,8 @@ GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
  * 5. when the element names a backend whose devices GStreamer's own
  *    elements can share and a downstream neighbour takes only GStreamer's
  *    own memory of that kind (`avhwdec device=vulkan ! vulkandownload`),
+ *    or an upstream one gives only that memory and the backend takes it
+ *    (`vulkanupload ! avhwupload device=vulkan`),
  *    a device of GStreamer's type made by the backend
  *    (#GstAvhwBackendClass.make_foreign_context), so the neighbour, which
  *    asks later, gets that same device; else
@@ -228,13 +230,18 @@ find_context (GstElement * element)
   gst_query_unref (query);
 }
 
-/* Whether the peer of @element's src pad takes @feature only: a GStreamer
- * element that works in its own device memory (vulkandownload), not one
- * that also takes system memory or avhw memory (avhwdownload). */
+/* Whether the peer of @element's @pad_name pad works in GStreamer's own
+ * device memory @feature and in nothing @element could use instead
+ * (system memory, or the backend's own @avhw_feature): downstream, a
+ * GStreamer element that takes only its memory (vulkandownload), not one
+ * that also takes system or avhw memory (avhwdownload); upstream, one that
+ * gives only its device memory (vulkanupload, which gives
+ * memory:VulkanImage or memory:VulkanBuffer). */
 static gboolean
-peer_wants_feature (GstElement * element, const gchar * feature)
+peer_needs_feature (GstElement * element, const gchar * pad_name,
+    const gchar * feature, const gchar * avhw_feature)
 {
-  GstPad *pad = gst_element_get_static_pad (element, "src");
+  GstPad *pad = gst_element_get_static_pad (element, pad_name);
   GstCaps *caps;
   gboolean found = FALSE, other = FALSE;
   guint i;
@@ -245,23 +252,24 @@ peer_wants_feature (GstElement * element, const gchar * feature)
   gst_object_unref (pad);
   if (!caps)
     return FALSE;
-  if (!gst_caps_is_any (caps)) {
-    for (i = 0; i < gst_caps_get_size (caps); i++) {
-      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+  if (gst_caps_is_any (caps))
+    other = TRUE;
+  for (i = 0; !other && i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
 
-      if (f && !gst_caps_features_is_any (f)
-          && gst_caps_features_contains (f, feature))
-        found = TRUE;
-      else
-        other = TRUE;
-    }
+    if (!f || gst_caps_features_is_any (f)
+        || gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY)
+        || (avhw_feature && gst_caps_features_contains (f, avhw_feature)))
+      other = TRUE;
+    else if (gst_caps_features_contains (f, feature))
+      found = TRUE;
   }
   gst_caps_unref (caps);
   return found && !other;
 }
 
 /* Step 5's first half: a device of GStreamer's own type made for
- * @device_string, when a downstream GStreamer element needs it. */
+ * @device_string, when a GStreamer element next to @element needs it. */
 static GstAvhwDevice *
 open_for_foreign_peer (GstElement * element, const gchar * device_string)
 {
@@ -281,9 +289,14 @@ open_for_foreign_peer (GstElement * element, const gchar * device_string)
     goto out;
   klass = GST_AVHW_BACKEND_GET_CLASS (b);
   if (klass->make_foreign_context && klass->foreign_context_type
-      && gst_avhw_backend_get_foreign_memory_feature (b)
-      && peer_wants_feature (element,
-          gst_avhw_backend_get_foreign_memory_feature (b))) {
+      && ((gst_avhw_backend_get_foreign_memory_feature (b)
+              && peer_needs_feature (element, "src",
+                  gst_avhw_backend_get_foreign_memory_feature (b),
+                  gst_avhw_backend_get_caps_feature (b)))
+          || (gst_avhw_backend_get_foreign_input_feature (b)
+              && peer_needs_feature (element, "sink",
+                  gst_avhw_backend_get_foreign_input_feature (b),
+                  gst_avhw_backend_get_caps_feature (b))))) {
     context = klass->make_foreign_context (b, index, &err);
     if (context) {
       dev = gst_avhw_device_open_foreign (context, device_string, &err);
@@ -291,11 +304,11 @@ open_for_foreign_peer (GstElement * element, const gchar * device_string)
     }
     if (dev)
       GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "made %s on a %s "
-          "device for the GStreamer element downstream",
+          "device for the GStreamer element next to it",
           gst_avhw_device_get_name (dev), klass->foreign_context_type);
     else
       GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "no %s device for "
-          "the GStreamer element downstream (%s): opening our own",
+          "the GStreamer element next to it (%s): opening our own",
           klass->foreign_context_type, err ? err->message : "none");
     g_clear_error (&err);
   }
