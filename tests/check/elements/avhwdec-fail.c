@@ -25,66 +25,42 @@
 
 static gchar *clip;
 
+typedef struct
+{
+  const gchar *desc;
+  gchar **sums;
+} FrameSums;
+
+/* decode_full()'s callback: the sample's MD5 at its frame index. */
+static void
+frame_sum (GstSample * s, gpointer data)
+{
+  FrameSums *fs = data;
+  GChecksum *md5 = g_checksum_new (G_CHECKSUM_MD5);
+  guint i = gst_util_uint64_scale_round (GST_BUFFER_PTS (gst_sample_get_buffer
+          (s)), 25, GST_SECOND);
+
+  hash_frame (md5, s);
+  fail_unless (i < FRAMES && fs->sums[i] == NULL, "%s: frame %u again or "
+      "out of range", fs->desc, i);
+  fs->sums[i] = g_strdup (g_checksum_get_string (md5));
+  g_checksum_free (md5);
+}
+
 /* The MD5 of each frame of "@desc ! appsink", by frame index (pts at 25
- * fps); NULL where none came. *@error: the error message, if any. */
+ * fps); NULL where none came. *@error: the error message, if any;
+ * *@warned: whether a warning says something failed. */
 static gchar **
 frame_sums (const gchar * desc, gchar ** error, gboolean * warned)
 {
-  gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false", desc);
-  GstElement *p = gst_parse_launch (full, NULL), *sink;
-  gchar **sums = g_new0 (gchar *, FRAMES + 1);
-  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
-  GstBus *bus;
+  FrameSums fs = { desc, g_new0 (gchar *, FRAMES + 1) };
+  DecodeResult r;
 
-  fail_unless (p != NULL, "%s", full);
-  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
-  bus = gst_element_get_bus (p);
-  *error = NULL;
-  *warned = FALSE;
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  for (;;) {
-    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-        100 * GST_MSECOND);
-    GstMessage *msg;
-
-    if (s) {
-      GChecksum *md5 = g_checksum_new (G_CHECKSUM_MD5);
-      guint i = gst_util_uint64_scale_round (GST_BUFFER_PTS
-          (gst_sample_get_buffer (s)), 25, GST_SECOND);
-
-      hash_frame (md5, s);
-      fail_unless (i < FRAMES && sums[i] == NULL, "%s: frame %u again or "
-          "out of range", desc, i);
-      sums[i] = g_strdup (g_checksum_get_string (md5));
-      g_checksum_free (md5);
-      gst_sample_unref (s);
-      continue;
-    }
-    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
-                GST_MESSAGE_WARNING))) {
-      GError *e = NULL;
-
-      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-        gst_message_parse_error (msg, &e, NULL);
-        if (!*error)
-          *error = g_strdup (e->message);
-      } else {
-        gst_message_parse_warning (msg, &e, NULL);
-        *warned |= strstr (e->message, "failed") != NULL;
-      }
-      g_clear_error (&e);
-      gst_message_unref (msg);
-    }
-    if (*error || gst_app_sink_is_eos (GST_APP_SINK (sink)))
-      break;
-    fail_unless (g_get_monotonic_time () < deadline, "%s: hang", desc);
-  }
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (sink);
-  gst_object_unref (p);
-  g_free (full);
-  return sums;
+  decode_full (desc, &r, frame_sum, &fs);
+  *error = g_steal_pointer (&r.error_message);
+  *warned = strstr (r.warnings->str, "failed") != NULL;
+  result_clear (&r);
+  return fs.sums;
 }
 
 /* The clip, made by the first test (fail_unless() works inside tests

@@ -58,8 +58,10 @@ typedef struct
   GstClockTime last_pts;
   gboolean pts_monotonic;
   gboolean device_memory;
-  gchar *error;
+  gchar *error;                 /* the first error: "message | debug" */
+  gchar *error_message;         /* its message alone */
   gboolean warned;
+  GString *warnings;            /* every warning's message, a line each */
 } DecodeResult;
 
 G_GNUC_UNUSED static void
@@ -67,6 +69,8 @@ result_clear (DecodeResult * r)
 {
   g_checksum_free (r->md5);
   g_free (r->error);
+  g_free (r->error_message);
+  g_string_free (r->warnings, TRUE);
 }
 
 /* Hashes the visible bytes of every plane (no stride padding): what FFmpeg's
@@ -99,9 +103,14 @@ hash_frame (GChecksum * md5, GstSample * sample)
   gst_video_frame_unmap (&vf);
 }
 
-/* Runs "@desc ! appsink name=sink" to the end; hashes system-memory frames. */
-G_GNUC_UNUSED static void
-decode (const gchar * desc, DecodeResult * r)
+/* Called with each sample decode_full() pulls. */
+typedef void (*DecodeSampleFunc) (GstSample * sample, gpointer data);
+
+/* Runs "@desc ! appsink name=sink" to the end; hashes system-memory frames
+ * and hands each sample to @func (nullable). */
+static void
+decode_full (const gchar * desc, DecodeResult * r, DecodeSampleFunc func,
+    gpointer data)
 {
   gchar *full = g_strdup_printf ("%s ! appsink name=sink sync=false", desc);
   GError *err = NULL;
@@ -112,6 +121,7 @@ decode (const gchar * desc, DecodeResult * r)
 
   memset (r, 0, sizeof (*r));
   r->md5 = g_checksum_new (G_CHECKSUM_MD5);
+  r->warnings = g_string_new (NULL);
   r->pts_monotonic = TRUE;
   r->last_pts = GST_CLOCK_TIME_NONE;
   fail_unless (p != NULL, "%s: %s", full, err ? err->message : "");
@@ -141,6 +151,8 @@ decode (const gchar * desc, DecodeResult * r)
         r->pts_monotonic = FALSE;
       r->last_pts = GST_BUFFER_PTS (b);
       r->frames++;
+      if (func)
+        func (s, data);
       gst_sample_unref (s);
       continue;
     }
@@ -151,9 +163,15 @@ decode (const gchar * desc, DecodeResult * r)
         gchar *dbg = NULL;
         gst_message_parse_error (msg, &e, &dbg);
         r->error = g_strdup_printf ("%s | %s", e->message, dbg);
+        r->error_message = g_strdup (e->message);
         g_clear_error (&e);
         g_free (dbg);
       } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+        GError *e = NULL;
+
+        gst_message_parse_warning (msg, &e, NULL);
+        g_string_append_printf (r->warnings, "%s\n", e->message);
+        g_clear_error (&e);
         r->warned = TRUE;
       }
       gst_message_unref (msg);
@@ -168,6 +186,12 @@ decode (const gchar * desc, DecodeResult * r)
   gst_object_unref (sink);
   gst_object_unref (p);
   g_free (full);
+}
+
+G_GNUC_UNUSED static void
+decode (const gchar * desc, DecodeResult * r)
+{
+  decode_full (desc, r, NULL, NULL);
 }
 
 
