@@ -477,6 +477,24 @@ GST_END_TEST;
 /* and the other way (a device copy: FFmpeg 7.1's frame locks and queues) */
 #define CAN_IMPORT (CAN_EXPORT && GST_AVHW_VK_QUEUE_LIST)
 
+/* The caps feature on @element's sink pad now. */
+G_GNUC_UNUSED static gboolean
+sink_caps_have (GstElement * pipeline, const gchar * name,
+    const gchar * feature)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstPad *pad = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean has = caps && gst_caps_features_contains (gst_caps_get_features
+      (caps, 0), feature);
+
+  GST_INFO ("%s sink: %" GST_PTR_FORMAT, name, caps);
+  gst_clear_caps (&caps);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  return has;
+}
+
 /* The feature is offered only for GStreamer's device and formats it wraps;
  * never for a VkDevice FFmpeg made. */
 GST_START_TEST (test_exports_only_gst_devices)
@@ -528,24 +546,6 @@ GST_START_TEST (test_exports_only_gst_devices)
 GST_END_TEST;
 
 #if CAN_IMPORT
-/* The caps feature on @element's sink pad now. */
-static gboolean
-sink_caps_have (GstElement * pipeline, const gchar * name,
-    const gchar * feature)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstPad *pad = gst_element_get_static_pad (e, "sink");
-  GstCaps *caps = gst_pad_get_current_caps (pad);
-  gboolean has = caps && gst_caps_features_contains (gst_caps_get_features
-      (caps, 0), feature);
-
-  GST_INFO ("%s sink: %" GST_PTR_FORMAT, name, caps);
-  gst_clear_caps (&caps);
-  gst_object_unref (pad);
-  gst_object_unref (e);
-  return has;
-}
-
 /* GStreamer's images into avhw frames on the device: vulkanupload !
  * avhwupload negotiates memory:VulkanImage on the application's shared
  * device, or on one made for the pair when there is none, and the frames
@@ -710,7 +710,6 @@ check_dec_into_vulkandownload (const gchar * caps_filter,
   GstContext *asked;
   GstVulkanDevice *down_vk;
   gchar *desc, *ref, *out;
-  GstCaps *caps;
 
   desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
       "device=vulkan ! avhwdownload ! videoconvert ! video/x-raw,format=I420 ! "
@@ -738,10 +737,8 @@ check_dec_into_vulkandownload (const gchar * caps_filter,
   fail_unless (seen.buffers > 0 && seen.wrapped == seen.buffers,
       "%u of %u buffers wrap AVVkFrames", seen.wrapped, seen.buffers);
   GST_INFO ("%u buffers, %u VkImages wrapped", seen.buffers, seen.images);
-  caps = gst_pad_get_current_caps (seen.pad);
-  fail_unless (caps && gst_caps_features_contains (gst_caps_get_features
-          (caps, 0), "memory:VulkanImage"), "%" GST_PTR_FORMAT, caps);
-  gst_caps_unref (caps);
+  fail_unless (sink_caps_have (p, "vdown", "memory:VulkanImage"),
+      "vulkandownload does not take memory:VulkanImage");
   /* one queue object, so one lock, for FFmpeg and vulkandownload */
   down_q = interop_query_upstream_of (p, "sink",
       GST_VULKAN_QUEUE_CONTEXT_TYPE_STR);
