@@ -93,6 +93,9 @@ typedef struct
   const gchar *profile8;        /* its profile's name */
   guint depths;                 /* bit (depth - 8): 4:2:0 profiles taken */
   VkExtent2D max_extent;        /* of the 8-bit profile */
+  guint32 max_dpb_slots;        /* of the 8-bit profile */
+  gboolean field_layout;        /* H.264: the 8-bit profile with fields
+                                 * interleaved (what FFmpeg asks for them) */
 } AvhwVkCodecCaps;
 
 typedef struct
@@ -152,14 +155,19 @@ vk_depth_flag (guint depth)
 
 /* vkGetPhysicalDeviceVideoCapabilitiesKHR for profile @p at 4:2:0, with
  * the decode and codec capability structs the call requires chained. */
+/* Profile @p's capabilities into @out; @fields: H.264 with fields
+ * interleaved in the picture (FFmpeg's layout for field-coded streams). */
 static VkResult
 vk_query_profile (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
-    VkPhysicalDevice dev, guint p, VkExtent2D * max_extent)
+    VkPhysicalDevice dev, guint p, gboolean fields,
+    VkVideoCapabilitiesKHR * out)
 {
   VkVideoDecodeH264ProfileInfoKHR h264 = {
     .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PROFILE_INFO_KHR,
     .stdProfileIdc = (StdVideoH264ProfileIdc) vk_profiles[p].std_profile,
-    .pictureLayout = VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_PROGRESSIVE_KHR,
+    .pictureLayout = fields ?
+        VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_INTERLEAVED_LINES_BIT_KHR
+        : VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_PROGRESSIVE_KHR,
   };
   VkVideoDecodeH264CapabilitiesKHR h264_caps = {
     .sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_CAPABILITIES_KHR,
@@ -218,7 +226,7 @@ vk_query_profile (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
   }
   res = get_caps (dev, &profile, &caps);
   if (res == VK_SUCCESS)
-    *max_extent = caps.maxCodedExtent;
+    *out = caps;
   return res;
 }
 
@@ -261,7 +269,7 @@ vk_query_codec (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
 {
   AvhwVkCodecCaps *cc = &dc->codecs[c];
   gboolean decided = FALSE;
-  VkExtent2D extent;
+  VkVideoCapabilitiesKHR vc;
   guint p;
 
   cc->extension = g_hash_table_contains (exts, vk_codecs[c].extension);
@@ -274,7 +282,7 @@ vk_query_codec (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
 
     if (vk_profiles[p].codec != c || (vk_profiles[p].depth == 8 && decided))
       continue;
-    res = vk_query_profile (get_caps, dev, p, &extent);
+    res = vk_query_profile (get_caps, dev, p, FALSE, &vc);
     GST_DEBUG ("%s %s %u-bit 4:2:0: %s (%d)", avcodec_get_name
         (vk_codecs[c].id), vk_profiles[p].name, vk_profiles[p].depth,
         vk_result_name (res), res);
@@ -282,8 +290,15 @@ vk_query_codec (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps,
       cc->result8 = res;
       cc->profile8 = vk_profiles[p].name;
       decided = res == VK_SUCCESS;
-      if (decided)
-        cc->max_extent = extent;
+      if (decided) {
+        cc->max_extent = vc.maxCodedExtent;
+        cc->max_dpb_slots = vc.maxDpbSlots;
+        cc->field_layout = c == AVHW_VK_H264
+            && vk_query_profile (get_caps, dev, p, TRUE, &vc) == VK_SUCCESS;
+        GST_DEBUG ("%s %s: %u DPB slots, fields interleaved: %s",
+            avcodec_get_name (vk_codecs[c].id), vk_profiles[p].name,
+            cc->max_dpb_slots, cc->field_layout ? "yes" : "no");
+      }
     }
     if (res == VK_SUCCESS)
       cc->depths |= 1u << (vk_profiles[p].depth - 8);
@@ -426,6 +441,51 @@ vk_device_decodes (GstAvhwBackend * backend, guint index,
   return FALSE;
 }
 
+static guint
+vk_decode_slots (GstAvhwBackend * backend, guint index, enum AVCodecID codec_id)
+{
+  AvhwVkDeviceCaps dc = vk_device_caps (index);
+  AvhwVkCodec c;
+
+  return vk_codec_of (codec_id, &c) ? dc.codecs[c].max_dpb_slots : 0;
+}
+
+/* Field-coded H.264. FFmpeg's Vulkan hwaccel (up to 7.1, libavcodec 61)
+ * picks the picture layout of its video session once, from the first
+ * picture's field order, and gives fields of one frame the slot of the
+ * frame; on the H200 (driver 580) such streams came out wrong (HCAFF1_HHI)
+ * or failed a submission and then crashed or hung, ffmpeg -hwaccel vulkan
+ * included (FRExt4_Panasonic, tests/gpu/results run 48). They are decoded
+ * in software until a newer FFmpeg is measured. */
+static gboolean
+vk_decodes_field_coded (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, gchar ** reason)
+{
+  AvhwVkDeviceCaps dc = vk_device_caps (index);
+  AvhwVkCodec c;
+
+  if (!vk_codec_of (codec_id, &c) || c != AVHW_VK_H264)
+    return TRUE;
+  if (!dc.codecs[c].field_layout) {
+    if (reason)
+      *reason = g_strdup ("the device decodes no H.264 fields (no "
+          "VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_INTERLEAVED_LINES "
+          "profile)");
+    return FALSE;
+  }
+  /* the FFmpeg in use, not the one built against */
+  if (avcodec_version () < AV_VERSION_INT (62, 0, 0)) {
+    unsigned v = avcodec_version ();
+
+    if (reason)
+      *reason = g_strdup_printf ("FFmpeg's Vulkan H.264 decoder (libavcodec "
+          "%u.%u) decodes field-coded streams wrongly or fails on them",
+          AV_VERSION_MAJOR (v), AV_VERSION_MINOR (v));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gchar *
 vk_get_decode_description (GstAvhwBackend * backend, guint index,
     enum AVCodecID codec_id)
@@ -447,8 +507,11 @@ vk_get_decode_description (GstAvhwBackend * backend, guint index,
   /* H.264 answered by its second choice: a Main-only device */
   if (c == AVHW_VK_H264 && strcmp (cc->profile8, "High") != 0)
     g_string_append_printf (s, " (%s profile, not High)", cc->profile8);
-  g_string_append_printf (s, ", up to %ux%u", cc->max_extent.width,
-      cc->max_extent.height);
+  g_string_append_printf (s, ", up to %ux%u, %u picture slots",
+      cc->max_extent.width, cc->max_extent.height, cc->max_dpb_slots);
+  if (c == AVHW_VK_H264 && !vk_decodes_field_coded (backend, index, codec_id,
+          NULL))
+    g_string_append (s, ", fields in software");
   return g_string_free (s, FALSE);
 }
 
@@ -457,4 +520,6 @@ vk_caps_class_init (GstAvhwBackendClass * bclass)
 {
   bclass->device_decodes = vk_device_decodes;
   bclass->get_decode_description = vk_get_decode_description;
+  bclass->decode_slots = vk_decode_slots;
+  bclass->decodes_field_coded = vk_decodes_field_coded;
 }

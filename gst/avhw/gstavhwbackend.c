@@ -736,6 +736,52 @@ gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend, guint index,
 }
 
 /**
+ * gst_avhw_backend_get_decode_slots: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ *
+ * Returns: how many pictures the hardware decoder of device @index holds at
+ *   once for @codec_id (its DPB slots); 0 where it does not decode it in
+ *   hardware or no fixed number is known
+ */
+guint
+gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
+  if (!KLASS (backend)->decode_slots
+      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
+    return 0;
+  return KLASS (backend)->decode_slots (backend, index, codec_id);
+}
+
+/**
+ * gst_avhw_backend_decodes_field_coded: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ * @reason: (out) (optional) (transfer full) (nullable): why not
+ *
+ * Returns: whether the hardware decoder of device @index decodes @codec_id
+ *   streams coded as fields (H.264 frame_mbs_only_flag 0) right; %TRUE
+ *   where the backend does not say (and %FALSE, with @reason, where the
+ *   device does not decode @codec_id in hardware at all)
+ */
+gboolean
+gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, gchar ** reason)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  if (!gst_avhw_backend_device_decodes (backend, index, codec_id, reason))
+    return FALSE;
+  if (!KLASS (backend)->decodes_field_coded)
+    return TRUE;
+  return KLASS (backend)->decodes_field_coded (backend, index, codec_id,
+      reason);
+}
+
+/**
  * gst_avhw_backend_device_decodes_codec:
  * @backend: a #GstAvhwBackend
  * @index: device index

@@ -200,6 +200,22 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   sessions for a hardware decoder. Called only where @device_decodes says
  *   yes. Optional; absent: unknown (added after contract version 1 in a
  *   reserved slot).
+ * @decode_slots: how many pictures (DPB slots, the one being decoded
+ *   included) the hardware decoder of device @index holds at once for
+ *   @codec_id, from the driver (Vulkan: maxDpbSlots); 0: no fixed number
+ *   known. FFmpeg's H.264 decoder counts the pictures it keeps for reference
+ *   and those waiting to be shown apart, and where the device has no more
+ *   slots than this avhwdec keeps its reorder depth within them
+ *   (docs/elements.md). Called only where @device_decodes says yes.
+ *   Optional; absent: no limit (added after contract version 1 in a
+ *   reserved slot).
+ * @decodes_field_coded: whether the hardware decoder of device @index
+ *   decodes @codec_id streams coded as fields (H.264 with
+ *   frame_mbs_only_flag 0) right; when not, @reason (nullable) says why,
+ *   newly allocated, and avhwdec decodes such streams in software (or
+ *   fails with fallback=false) instead of risking wrong pictures. Called
+ *   only where @device_decodes says yes. Optional; absent: yes (added after
+ *   contract version 1 in a reserved slot).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -279,9 +295,13 @@ struct _GstAvhwBackendClass
       enum AVCodecID codec_id);
   gboolean (*device_imports_foreign) (GstAvhwBackend * backend,
       GstAvhwDevice * device, gchar ** reason);
+  guint (*decode_slots) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id);
+  gboolean (*decodes_field_coded) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, gchar ** reason);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 10];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 12];
 };
 
 /**
@@ -366,6 +386,14 @@ gchar * gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
 GST_AVHW_API
 guint gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend,

@@ -289,6 +289,23 @@ GST_START_TEST (test_decode_answers)
           backend_name, avcodec_get_name (ids[i]));
       fail_unless (gst_avhw_backend_get_decode_engines (b, index,
               ids[i]) <= 64);
+      /* picture slots and fields: only for what it decodes; a field-coded
+       * no says why */
+      fail_unless (ok || gst_avhw_backend_get_decode_slots (b, index,
+              ids[i]) == 0, "%s: slots for %s, which it does not decode",
+          backend_name, avcodec_get_name (ids[i]));
+      fail_unless (gst_avhw_backend_get_decode_slots (b, index, ids[i])
+          <= 64);
+      {
+        gchar *why = NULL;
+        gboolean fields = gst_avhw_backend_decodes_field_coded (b, index,
+            ids[i], &why);
+
+        fail_unless (!fields || ok);
+        fail_unless (fields || (why && *why), "%s: fields of %s refused "
+            "without a reason", backend_name, avcodec_get_name (ids[i]));
+        g_free (why);
+      }
       fail_unless (!ok || !klass->get_decode_description || (what && *what),
           "%s decodes %s and does not describe it", backend_name,
           avcodec_get_name (ids[i]));
