@@ -64,6 +64,10 @@ struct _GstAvhwDec
   gboolean ctx_failed;          /* ctx is not to be called, nor kept */
   gboolean force_software;      /* after a failure, with fallback */
   gboolean wait_key;            /* drop input up to a key frame */
+  /* H.264 on a hardware decoder (gstavhwdech264.c) */
+  gboolean seq_checked;         /* its first SPS was looked at */
+  gint h264_reorder;            /* -1: strict compliance; else normal with
+                                 * this reorder depth */
 };
 
 #define DEVICE(s) ((s)->dev.device)

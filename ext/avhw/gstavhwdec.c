@@ -32,6 +32,7 @@
 #include "gstavhwdec-private.h"
 #include "gstavhwdecjoin.h"
 #include "gstavhwdecfail.h"
+#include "gstavhwdech264.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwvideoutils.h"
 
@@ -218,9 +219,15 @@ configure (GstAvhwDec * self, AVCodecContext * ctx, const AVCodec * codec,
   1, GST_SECOND};
   /* H.264 without VUI reorder info: size the reorder buffer from the level
    * (as a demuxer's probing would) instead of guessing low and dropping
-   * late B-frames ("no picture ooo"). Costs latency on such streams only. */
-  if (codec->id == AV_CODEC_ID_H264)
+   * late B-frames ("no picture ooo"). Costs latency on such streams only.
+   * A hardware decoder with fewer picture slots than that takes a depth
+   * its SPS decided (gstavhwdech264.c). */
+  if (codec->id == AV_CODEC_ID_H264 && hw && self->h264_reorder >= 0) {
+    ctx->strict_std_compliance = FF_COMPLIANCE_NORMAL;
+    ctx->has_b_frames = self->h264_reorder;
+  } else if (codec->id == AV_CODEC_ID_H264) {
     ctx->strict_std_compliance = FF_COMPLIANCE_STRICT;
+  }
   ctx->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
   if (hw) {
     ctx->hw_device_ctx =
@@ -270,9 +277,9 @@ reuse_key (AVCodecContext * ctx, const AVCodec * codec, gboolean hw)
     sum = g_compute_checksum_for_data (G_CHECKSUM_SHA1, ctx->extradata,
         ctx->extradata_size);
   key = g_strdup_printf ("%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
-      "codec-data=%s", codec->name, hw ? "hw" : "sw", ctx->thread_count,
-      ctx->thread_type, ctx->extra_hw_frames, ctx->strict_std_compliance,
-      sum ? sum : "none");
+      "reorder=%d|codec-data=%s", codec->name, hw ? "hw" : "sw",
+      ctx->thread_count, ctx->thread_type, ctx->extra_hw_frames,
+      ctx->strict_std_compliance, ctx->has_b_frames, sum ? sum : "none");
   g_free (sum);
   return key;
 }
@@ -411,8 +418,8 @@ open_codec (GstAvhwDec * self, enum AVCodecID codec_id)
     }
     ok = try_open (self, c, TRUE, why);
   } else if (self->force_software) {
-    g_string_append_printf (why, "%s: its hardware decoder failed in this "
-        "stream", devname);
+    g_string_append_printf (why, "%s: its hardware decoder cannot go on "
+        "with this stream", devname);
   } else {
     gchar *reason = NULL;
 
@@ -482,6 +489,8 @@ gst_avhw_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   self->input_state = gst_video_codec_state_ref (state);
   /* new caps: the hardware decoder again, even after one failed */
   self->force_software = self->wait_key = FALSE;
+  self->h264_reorder = -1;
+  self->seq_checked = FALSE;
   if (open_codec (self, id))
     return TRUE;
   gst_caps_replace (&self->refused_caps, state->caps);
@@ -869,6 +878,80 @@ before_send (GstAvhwDec * self, const guint8 * data, gsize size)
   self->joined = FALSE;
 }
 
+/* The SPS of an H.264 stream on a hardware decoder, before the decoder
+ * sees it (gstavhwdech264.c): fields the device decodes wrongly go to
+ * software (or fail, with fallback=false); a reorder depth the device's
+ * picture slots do not hold reopens the decoder with one that fits.
+ * Looked for in codec_data, else in each packet until one has it. FALSE
+ * after an error was posted. */
+static gboolean
+check_h264_sequence (GstAvhwDec * self, GstBuffer * input)
+{
+  GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
+  guint index = gst_avhw_device_get_index (DEVICE (self));
+  const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
+  const AVCodec *codec = self->codec;
+  GstBuffer *config = self->input_state->codec_data;
+  GstAvhwDecH264Seq seq;
+  GstMapInfo map;
+  guint nal_length_size = 0, slots;
+  gboolean found = FALSE, ok;
+  gchar *why = NULL;
+  GString *errors;
+
+  if (config && gst_buffer_map (config, &map, GST_MAP_READ)) {
+    found = gst_avhw_dec_h264_seq_find (map.data, map.size, TRUE, 0, &seq);
+    nal_length_size = gst_avhw_dec_h264_nal_length_size (map.data, map.size);
+    gst_buffer_unmap (config, &map);
+  }
+  if (!found && gst_buffer_map (input, &map, GST_MAP_READ)) {
+    found = gst_avhw_dec_h264_seq_find (map.data, map.size, FALSE,
+        nal_length_size, &seq);
+    gst_buffer_unmap (input, &map);
+  }
+  if (!found)
+    return TRUE;
+  self->seq_checked = TRUE;
+
+  if (seq.field_coded && !gst_avhw_backend_decodes_field_coded (backend,
+          index, codec->id, &why)) {
+    if (!self->fallback || self->decoder_name) {
+      GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+          ("Device %s cannot decode this field-coded (interlaced) %s stream "
+              "in hardware and fallback is off.", devname, codec->name),
+          ("%s; set fallback=true to decode in software", why));
+      g_free (why);
+      return FALSE;
+    }
+    GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
+        ("Device %s cannot decode this field-coded (interlaced) %s stream in "
+            "hardware; decoding in software.", devname, codec->name),
+        ("%s", why));
+    g_free (why);
+    close_codec (self);
+    self->force_software = TRUE;
+    return open_codec (self, codec->id);
+  }
+
+  slots = gst_avhw_backend_get_decode_slots (backend, index, codec->id);
+  self->h264_reorder = gst_avhw_dec_h264_reorder_for (&seq, slots);
+  if (self->h264_reorder < 0)
+    return TRUE;
+  GST_INFO_OBJECT (self, "%u reference frames and the level's reorder depth "
+      "%u do not fit the %u picture slots of %s: reorder depth %d%s",
+      seq.refs, seq.level_reorder, slots, devname, self->h264_reorder,
+      seq.in_order ? " (pictures are shown in decoding order)" : "");
+  close_codec (self);
+  errors = g_string_new (NULL);
+  ok = try_open (self, codec, TRUE, errors);
+  if (!ok)
+    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+        ("Could not reopen the %s decoder of device %s.", codec->name,
+            devname), ("%s", errors->str));
+  g_string_free (errors, TRUE);
+  return ok;
+}
+
 /* After the hardware decoder failed (gstavhwdecfail.c): it is abandoned,
  * the frames it held are lost, and the stream ends in an error or, with
  * fallback, goes on in software from its next key frame. */
@@ -933,6 +1016,12 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     if (!GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
       return gst_video_decoder_drop_frame (decoder, frame);
     self->wait_key = FALSE;
+  }
+  if (!self->seq_checked && self->codec->id == AV_CODEC_ID_H264
+      && self->ctx->hw_device_ctx
+      && !check_h264_sequence (self, frame->input_buffer)) {
+    gst_video_decoder_release_frame (decoder, frame);
+    return GST_FLOW_ERROR;
   }
   if (!self->par_decided) {
     self->par = gst_avhw_dec_parallel_new (self);
@@ -1374,6 +1463,7 @@ gst_avhw_dec_init (GstAvhwDec * self)
   self->threads = DEFAULT_PROP_THREADS;
   self->parallel = DEFAULT_PROP_PARALLEL;
   self->max_buffered = DEFAULT_PROP_MAX_BUFFERED;
+  self->h264_reorder = -1;
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
 }
