@@ -342,22 +342,36 @@ if has_part hangs && enough 30 "hangs"; then
     for st in $VV_HANG_STREAMS; do
         f=$mdir/$st; n=$(basename "$st"); ref=$(awk -F'\t' -v s="$st" '$1 == s { print $7 }' "$MANIFEST")
         [ -f "$f" ] || { row "hang probe $n" "no file $f"; continue; }
-        t=$(date +%s%N)
-        timeout -k 5 20 ffmpeg -v verbose -nostdin -init_hw_device vulkan=vk -hwaccel vulkan -hwaccel_device vk \
-            -i "$f" -pix_fmt yuv420p -f md5 - > "$VLOGS/hang-$n.ffmpeg.md5" 2> "$VLOGS/hang-$n.ffmpeg.log"
-        rf=$?; tf=$(( ($(date +%s%N) - t) / 1000000 ))
-        mf=$(sed 's/^MD5=//' "$VLOGS/hang-$n.ffmpeg.md5")
-        t=$(date +%s%N)
-        GST_DEBUG="*:2,avhwdec:5,avhw-ffmpeg:5,avhwvulkan*:4" GST_DEBUG_NO_COLOR=1 timeout -k 5 20 \
-            gst-launch-1.0 -m filesrc location="$f" ! h264parse ! avhwdec device="$DEV" fallback=false ! \
-            avhwdownload ! videoconvert ! video/x-raw,format=I420 ! videocodectestsink > "$VLOGS/hang-$n.gst.log" 2>&1
-        rg=$?; tg=$(( ($(date +%s%N) - t) / 1000000 ))
-        mg=$(grep -m1 -oE 'checksum=\(string\)[0-9a-f]{32}' "$VLOGS/hang-$n.gst.log" | grep -oE '[0-9a-f]{32}$')
-        sent=$(grep -c 'Decoding frame\|Frame num gap\|Decoding pic' "$VLOGS/hang-$n.gst.log")
-        echo "== $n: ffmpeg exit $rf in $tf ms (md5 ${mf:-none}), avhwdec exit $rg in $tg ms (md5 ${mg:-none}), reference $ref"
-        echo "-- ffmpeg, last lines:"; tail -n 8 "$VLOGS/hang-$n.ffmpeg.log" | cut -c1-200
-        echo "-- avhwdec, last lines:"; grep -v 'Decoding frame' "$VLOGS/hang-$n.gst.log" | tail -n 12 | cut -c1-220
-        row "hang probe $n (reference MD5 ${ref:-?})" "ffmpeg -hwaccel vulkan: exit $rf in $tf ms, $([ -n "$mf" ] && [ "$mf" = "$ref" ] && echo bit-exact || echo "MD5 ${mf:-none}"); avhwdec: exit $rg in $tg ms, $([ -n "$mg" ] && [ "$mg" = "$ref" ] && echo bit-exact || echo "MD5 ${mg:-none}"), $sent decode log lines"
+        # ffmpeg as it is, and with avhwdec's strict compliance for H.264
+        for fo in "" "-strict strict"; do
+            k=ffmpeg$(echo "$fo" | tr ' ' '_')
+            t=$(date +%s%N)
+            # shellcheck disable=SC2086  # fo: options
+            timeout -k 5 20 ffmpeg -v verbose -nostdin $fo -init_hw_device vulkan=vk -hwaccel vulkan -hwaccel_device vk \
+                -i "$f" -pix_fmt yuv420p -f md5 - > "$VLOGS/hang-$n.$k.md5" 2> "$VLOGS/hang-$n.$k.log"
+            rf=$?; tf=$(( ($(date +%s%N) - t) / 1000000 ))
+            mf=$(sed 's/^MD5=//' "$VLOGS/hang-$n.$k.md5")
+            echo "== $n: ffmpeg ${fo:-(defaults)} exit $rf in $tf ms (md5 ${mf:-none}), reference $ref"
+            echo "-- last lines:"; tail -n 8 "$VLOGS/hang-$n.$k.log" | cut -c1-200
+            row "hang probe $n (reference MD5 ${ref:-?}), ffmpeg -hwaccel vulkan ${fo}" "exit $rf in $tf ms, $([ -n "$mf" ] && [ "$mf" = "$ref" ] && echo bit-exact || echo "MD5 ${mf:-none}")"
+        done
+        # avhwdec once per property set (VV_HANG_VARIANTS, ';'-separated): what
+        # differs from the ffmpeg CLI (frame threads, extra surfaces) and the fallback
+        IFS=';' read -r -a variants <<< "${VV_HANG_VARIANTS:-fallback=false;fallback=false threads=1;fallback=false extra-frames=0;fallback=true}"
+        for v in "${variants[@]}"; do
+            k=$(echo "$v" | tr ' =' '_-')
+            t=$(date +%s%N)
+            # shellcheck disable=SC2086  # the variant is a property list
+            GST_DEBUG="*:2,avhwdec:5,avhw-ffmpeg:5,avhwvulkan*:4" GST_DEBUG_NO_COLOR=1 timeout -k 5 20 \
+                gst-launch-1.0 -m filesrc location="$f" ! h264parse ! avhwdec device="$DEV" $v ! \
+                avhwdownload ! videoconvert ! video/x-raw,format=I420 ! videocodectestsink > "$VLOGS/hang-$n.$k.gst.log" 2>&1
+            rg=$?; tg=$(( ($(date +%s%N) - t) / 1000000 ))
+            mg=$(grep -m1 -oE 'checksum=\(string\)[0-9a-f]{32}' "$VLOGS/hang-$n.$k.gst.log" | grep -oE '[0-9a-f]{32}$')
+            nf=$(grep -c 'Decoding frame\|Frame num gap\|Decoding pic' "$VLOGS/hang-$n.$k.gst.log")
+            echo "== $n, avhwdec $v: exit $rg in $tg ms (md5 ${mg:-none})"
+            echo "-- last lines:"; grep -v 'Decoding frame' "$VLOGS/hang-$n.$k.gst.log" | grep -E 'WARN|ERROR|failed|fallback|software' | tail -n 10 | cut -c1-260
+            row "hang probe $n, avhwdec $v" "exit $rg in $tg ms, $([ -n "$mg" ] && [ "$mg" = "$ref" ] && echo bit-exact || echo "MD5 ${mg:-none}"), $nf decode log lines"
+        done
     done
 fi
 
