@@ -6,6 +6,8 @@
 #include "gstavhwdec.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwdeccuts.h"
+#include "gstavhwdecreplay.h"
+#include "gstavhwdech264.h"
 
 G_BEGIN_DECLS
 
@@ -68,6 +70,14 @@ struct _GstAvhwDec
   gboolean seq_checked;         /* its first SPS was looked at */
   gint h264_reorder;            /* -1: strict compliance; else normal with
                                  * this reorder depth */
+  /* the input since the last key frame, for a failed hardware decoder's
+   * replacement (gstavhwdecreplay.c) */
+  GstAvhwDecReplay replay;
+  gint64 replayed_upto;         /* frames up to this one may come again */
+  /* a field-coded stream on a device that decodes its field pictures
+   * wrongly: watched, and why */
+  GstAvhwDecH264Fields *fields;
+  gchar *fields_why;
 };
 
 #define DEVICE(s) ((s)->dev.device)

@@ -33,6 +33,7 @@
 #include "gstavhwdecjoin.h"
 #include "gstavhwdecfail.h"
 #include "gstavhwdech264.h"
+#include "gstavhwdecreplay.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwvideoutils.h"
 
@@ -173,6 +174,9 @@ close_codec (GstAvhwDec * self)
   self->join = self->joined = FALSE;
   av_packet_free (&self->join_idr);
   gst_avhw_dec_cuts_clear (&self->join_cuts);
+  gst_avhw_dec_replay_clear (&self->replay);
+  g_clear_pointer (&self->fields, gst_avhw_dec_h264_fields_free);
+  g_clear_pointer (&self->fields_why, g_free);
   av_buffer_unref (&self->upload_frames);
   av_buffer_unref (&self->copy_frames);
 }
@@ -491,6 +495,7 @@ gst_avhw_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   self->force_software = self->wait_key = FALSE;
   self->h264_reorder = -1;
   self->seq_checked = FALSE;
+  self->replayed_upto = -1;
   if (open_codec (self, id))
     return TRUE;
   gst_caps_replace (&self->refused_caps, state->caps);
@@ -682,6 +687,11 @@ output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
   GList *frames, *l;
 
   cframe = gst_video_decoder_get_frame (dec, (int) frame->pts);
+  if (!cframe && frame->pts <= self->replayed_upto) {
+    GST_LOG_OBJECT (self, "frame %" G_GINT64_FORMAT " again: it was out "
+        "before the hardware decoder failed", (gint64) frame->pts);
+    return GST_FLOW_OK;
+  }
   if (!cframe) {
     GST_WARNING_OBJECT (self, "no pending frame for output %" G_GINT64_FORMAT,
         (gint64) frame->pts);
@@ -879,9 +889,9 @@ before_send (GstAvhwDec * self, const guint8 * data, gsize size)
 }
 
 /* The SPS of an H.264 stream on a hardware decoder, before the decoder
- * sees it (gstavhwdech264.c): fields the device decodes wrongly go to
- * software (or fail, with fallback=false); a reorder depth the device's
- * picture slots do not hold reopens the decoder with one that fits.
+ * sees it (gstavhwdech264.c): field pictures the device decodes wrongly
+ * are watched for; a reorder depth the device's picture slots do not hold
+ * reopens the decoder with one that fits.
  * Looked for in codec_data, else in each packet until one has it. FALSE
  * after an error was posted. */
 static gboolean
@@ -893,88 +903,147 @@ check_h264_sequence (GstAvhwDec * self, GstBuffer * input)
   const AVCodec *codec = self->codec;
   GstBuffer *config = self->input_state->codec_data;
   GstAvhwDecH264Seq seq;
-  GstMapInfo map;
+  GstMapInfo map, in;
   guint nal_length_size = 0, slots;
-  gboolean found = FALSE, ok;
+  gboolean found = FALSE, ok = TRUE, mapped;
   gchar *why = NULL;
   GString *errors;
 
-  if (config && gst_buffer_map (config, &map, GST_MAP_READ)) {
+  mapped = config && gst_buffer_map (config, &map, GST_MAP_READ);
+  if (mapped) {
     found = gst_avhw_dec_h264_seq_find (map.data, map.size, TRUE, 0, &seq);
     nal_length_size = gst_avhw_dec_h264_nal_length_size (map.data, map.size);
-    gst_buffer_unmap (config, &map);
   }
-  if (!found && gst_buffer_map (input, &map, GST_MAP_READ)) {
-    found = gst_avhw_dec_h264_seq_find (map.data, map.size, FALSE,
+  if (!found && gst_buffer_map (input, &in, GST_MAP_READ)) {
+    found = gst_avhw_dec_h264_seq_find (in.data, in.size, FALSE,
         nal_length_size, &seq);
-    gst_buffer_unmap (input, &map);
+    gst_buffer_unmap (input, &in);
   }
   if (!found)
-    return TRUE;
+    goto done;
   self->seq_checked = TRUE;
-
-  if (seq.field_coded && !gst_avhw_backend_decodes_field_coded (backend,
-          index, codec->id, &why)) {
-    if (!self->fallback || self->decoder_name) {
-      GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
-          ("Device %s cannot decode this field-coded (interlaced) %s stream "
-              "in hardware and fallback is off.", devname, codec->name),
-          ("%s; set fallback=true to decode in software", why));
-      g_free (why);
-      return FALSE;
-    }
-    GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
-        ("Device %s cannot decode this field-coded (interlaced) %s stream in "
-            "hardware; decoding in software.", devname, codec->name),
-        ("%s", why));
-    g_free (why);
-    close_codec (self);
-    self->force_software = TRUE;
-    return open_codec (self, codec->id);
-  }
 
   slots = gst_avhw_backend_get_decode_slots (backend, index, codec->id);
   self->h264_reorder = gst_avhw_dec_h264_reorder_for (&seq, slots);
-  if (self->h264_reorder < 0)
-    return TRUE;
-  GST_INFO_OBJECT (self, "%u reference frames and the level's reorder depth "
-      "%u do not fit the %u picture slots of %s: reorder depth %d%s",
-      seq.refs, seq.level_reorder, slots, devname, self->h264_reorder,
-      seq.in_order ? " (pictures are shown in decoding order)" : "");
-  close_codec (self);
-  errors = g_string_new (NULL);
-  ok = try_open (self, codec, TRUE, errors);
-  if (!ok)
-    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
-        ("Could not reopen the %s decoder of device %s.", codec->name,
-            devname), ("%s", errors->str));
-  g_string_free (errors, TRUE);
+  if (self->h264_reorder >= 0) {
+    GST_INFO_OBJECT (self, "%u reference frames and the level's reorder "
+        "depth %u do not fit the %u picture slots of %s: reorder depth %d%s",
+        seq.refs, seq.level_reorder, slots, devname, self->h264_reorder,
+        seq.in_order ? " (pictures are shown in decoding order)" : "");
+    close_codec (self);
+    errors = g_string_new (NULL);
+    ok = try_open (self, codec, TRUE, errors);
+    if (!ok)
+      GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+          ("Could not reopen the %s decoder of device %s.", codec->name,
+              devname), ("%s", errors->str));
+    g_string_free (errors, TRUE);
+  }
+
+  /* its field pictures, if any, go to software (fields_to_software()) */
+  if (ok && seq.field_coded && !gst_avhw_backend_decodes_field_coded (backend,
+          index, codec->id, &why)) {
+    GST_INFO_OBJECT (self, "field-coded: watching for field pictures (%s)",
+        why);
+    self->fields = mapped ? gst_avhw_dec_h264_fields_new (map.data, map.size)
+        : gst_avhw_dec_h264_fields_new (NULL, 0);
+    self->fields_why = why;
+  }
+done:
+  if (mapped)
+    gst_buffer_unmap (config, &map);
   return ok;
 }
 
+static GstFlowReturn send_packet (GstAvhwDec * self, guint32 number,
+    GstClockTime pts);
+
+/* Sends @packets (the input since the last key frame) to the decoder that
+ * took over from a failed one; frames that were out before come out again
+ * and are dropped in output_frame(). */
+static GstFlowReturn
+replay (GstAvhwDec * self, GPtrArray * packets)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint i;
+
+  self->replayed_upto =
+      ((AVPacket *) g_ptr_array_index (packets, packets->len - 1))->pts;
+  GST_INFO_OBJECT (self, "decoding input frames %" G_GINT64_FORMAT "-%"
+      G_GINT64_FORMAT " again", ((AVPacket *) packets->pdata[0])->pts,
+      self->replayed_upto);
+  for (i = 0; i < packets->len && ret == GST_FLOW_OK; i++) {
+    AVPacket *p = g_ptr_array_index (packets, i);
+
+    if (av_packet_ref (self->pkt, p) < 0)
+      return GST_FLOW_ERROR;
+    before_send (self, self->pkt->data, self->pkt->size);
+    ret = send_packet (self, p->pts, GST_CLOCK_TIME_NONE);
+  }
+  return ret;
+}
+
+/* Pending frames before input frame @first: none will come out. */
+static void
+drop_pending_before (GstAvhwDec * self, gint64 first)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  GList *frames = gst_video_decoder_get_frames (dec), *l;
+
+  for (l = frames; l; l = l->next) {
+    GstVideoCodecFrame *f = l->data;
+
+    if ((gint64) f->system_frame_number < first)
+      gst_video_decoder_drop_frame (dec, gst_video_codec_frame_ref (f));
+  }
+  g_list_free_full (frames, (GDestroyNotify) gst_video_codec_frame_unref);
+}
+
+/* The software decoder takes over from a hardware one, closed: from the
+ * key frame @packets (transfer full) start with, decoded again, or where
+ * there are none from the next key frame, the frames up to it lost. */
+static GstFlowReturn
+software_takes_over (GstAvhwDec * self, enum AVCodecID id, GPtrArray * packets)
+{
+  GstFlowReturn ret;
+
+  drop_pending_before (self, packets ?
+      ((AVPacket *) packets->pdata[0])->pts : G_MAXINT64);
+  self->force_software = TRUE;
+  if (!open_codec (self, id)) {
+    g_clear_pointer (&packets, g_ptr_array_unref);
+    return GST_FLOW_ERROR;
+  }
+  if (!packets) {
+    self->wait_key = TRUE;
+    return GST_FLOW_OK;
+  }
+  ret = replay (self, packets);
+  g_ptr_array_unref (packets);
+  return ret;
+}
+
 /* After the hardware decoder failed (gstavhwdecfail.c): it is abandoned,
- * the frames it held are lost, and the stream ends in an error or, with
- * fallback, goes on in software from its next key frame. */
+ * and the stream ends in an error or, with fallback, goes on in software
+ * from the last key frame, the frames the failed decoder held decoded
+ * again (gstavhwdecreplay.c); where that GOP was too long to keep, those
+ * frames are lost and software starts at the next key frame. */
 static GstFlowReturn
 recover (GstAvhwDec * self)
 {
-  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
   const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
   const gchar *call = self->failed_call;
   enum AVCodecID id = self->codec->id;
   /* FFmpeg's static AVCodec: still there once the decoder is closed */
   const gchar *name = self->codec->name;
   char err[AV_ERROR_MAX_STRING_SIZE];
-  GList *frames, *l;
   gboolean fatal = !self->fallback || self->decoder_name;
+  GPtrArray *packets = fatal ? NULL : gst_avhw_dec_replay_take (&self->replay);
 
   av_make_error_string (err, sizeof (err), self->failed_error);
   close_codec (self);
-  frames = gst_video_decoder_get_frames (dec);
-  for (l = frames; l; l = l->next)
-    gst_video_decoder_drop_frame (dec, gst_video_codec_frame_ref (l->data));
-  g_list_free_full (frames, (GDestroyNotify) gst_video_codec_frame_unref);
   if (fatal) {
+    drop_pending_before (self, G_MAXINT64);
     GST_ELEMENT_ERROR (self, STREAM, DECODE,
         ("The hardware %s decoder of device %s failed (%s: %s); set "
             "fallback=true to go on in software.", name, devname, call, err),
@@ -984,13 +1053,40 @@ recover (GstAvhwDec * self)
   }
   GST_ELEMENT_WARNING (self, STREAM, DECODE,
       ("The hardware %s decoder of device %s failed (%s: %s); decoding the "
-          "rest of the stream in software, from its next key frame.", name,
-          devname, call, err), (NULL));
-  self->force_software = TRUE;
-  if (!open_codec (self, id))
+          "rest of the stream in software, from its %s key frame.", name,
+          devname, call, err, packets ? "last" : "next"), (NULL));
+  return software_takes_over (self, id, packets);
+}
+
+/* A field picture on a device that decodes them wrongly (watched since
+ * check_h264_sequence()): it is not sent; the stream goes on in software
+ * from its last key frame, or fails with fallback=false. */
+static GstFlowReturn
+fields_to_software (GstAvhwDec * self)
+{
+  const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
+  enum AVCodecID id = self->codec->id;
+  const gchar *name = self->codec->name;
+  GPtrArray *packets;
+
+  if (!self->fallback || self->decoder_name) {
+    av_packet_unref (self->pkt);
+    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+        ("Device %s cannot decode the field pictures of this %s stream in "
+            "hardware and fallback is off.", devname, name),
+        ("%s; set fallback=true to decode such streams in software",
+            self->fields_why));
     return GST_FLOW_ERROR;
-  self->wait_key = TRUE;
-  return GST_FLOW_OK;
+  }
+  gst_avhw_dec_replay_keep (&self->replay, self->pkt);
+  av_packet_unref (self->pkt);
+  packets = gst_avhw_dec_replay_take (&self->replay);
+  GST_ELEMENT_WARNING (self, STREAM, CODEC_NOT_FOUND,
+      ("Device %s cannot decode the field pictures of this %s stream in "
+          "hardware; decoding it in software from its %s key frame.",
+          devname, name, packets ? "last" : "next"), ("%s", self->fields_why));
+  close_codec (self);
+  return software_takes_over (self, id, packets);
 }
 
 static GstFlowReturn
@@ -998,9 +1094,7 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     GstVideoCodecFrame * frame)
 {
   GstAvhwDec *self = GST_AVHW_DEC (decoder);
-  GstFlowReturn ret = GST_FLOW_OK;
   GstMapInfo map;
-  char err[AV_ERROR_MAX_STRING_SIZE];
   guint32 number = frame->system_frame_number;
   GstClockTime pts = frame->pts;
   int r;
@@ -1051,11 +1145,30 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   gst_video_codec_frame_unref (frame);
   if (r < 0)
     return GST_FLOW_ERROR;
+  if (self->fields && gst_avhw_dec_h264_fields_in (self->fields,
+          self->pkt->data, self->pkt->size))
+    return fields_to_software (self);
+  /* kept where a failure would be the device's: recover() replays it */
+  if (gst_avhw_dec_fail_is_device (self->ctx, AVERROR_EXTERNAL))
+    gst_avhw_dec_replay_keep (&self->replay, self->pkt);
+  return send_packet (self, number, pts);
+}
 
-  /* GstVideoDecoder's stream lock is held; FFmpeg may call get_format. */
+/* Sends self->pkt (input frame @number) and takes out what the decoder
+ * has; a failed hardware decoder is handled by recover(). */
+static GstFlowReturn
+send_packet (GstAvhwDec * self, guint32 number, GstClockTime pts)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int r;
+
+  /* GstVideoDecoder's stream lock is held; FFmpeg may call get_format. The
+   * test hook fails hardware decoders only, not their replacement. */
   for (;;) {
-    r = gst_avhw_dec_fail_inject (GST_OBJECT (self), number,
-        avcodec_send_packet (self->ctx, self->pkt));
+    r = avcodec_send_packet (self->ctx, self->pkt);
+    if (!self->force_software)
+      r = gst_avhw_dec_fail_inject (GST_OBJECT (self), number, r);
     if (r != AVERROR (EAGAIN))
       break;
     /* The decoder is full: take frames out, then send again. */
@@ -1132,6 +1245,7 @@ gst_avhw_dec_flush (GstVideoDecoder * decoder)
   else if (self->ctx)
     avcodec_flush_buffers (self->ctx);
   self->joined = FALSE;
+  gst_avhw_dec_replay_clear (&self->replay);
   return TRUE;
 }
 
@@ -1301,6 +1415,7 @@ gst_avhw_dec_finalize (GObject * object)
 
   gst_avhw_element_device_clear (&self->dev);
   g_free (self->decoder_name);
+  g_ptr_array_unref (self->replay.packets);
   G_OBJECT_CLASS (gst_avhw_dec_parent_class)->finalize (object);
 }
 
@@ -1464,6 +1579,8 @@ gst_avhw_dec_init (GstAvhwDec * self)
   self->parallel = DEFAULT_PROP_PARALLEL;
   self->max_buffered = DEFAULT_PROP_MAX_BUFFERED;
   self->h264_reorder = -1;
+  self->replayed_upto = -1;
+  gst_avhw_dec_replay_init (&self->replay);
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
 }

@@ -15,6 +15,11 @@
  * that fits: none where pictures are shown in decoding order, else what
  * the slots leave beside the references.
  *
+ * Field-coded streams on a device that decodes field pictures wrongly are
+ * watched slice by slice: a stream whose interlaced pictures are MBAFF
+ * frames stays on the device, and the first field picture hands the
+ * stream to software (gstavhwdec.c).
+ *
  * The SPS is read with GStreamer's codecparsers.
  */
 #ifdef HAVE_CONFIG_H
@@ -148,4 +153,67 @@ gst_avhw_dec_h264_reorder_for (const GstAvhwDecH264Seq * seq, guint slots)
   if (seq->in_order || seq->refs + busy >= slots)
     return 0;
   return MIN (seq->level_reorder, slots - busy - seq->refs);
+}
+
+struct _GstAvhwDecH264Fields
+{
+  GstH264NalParser *np;
+  guint nal_length_size;        /* 0: byte-stream */
+};
+
+GstAvhwDecH264Fields *
+gst_avhw_dec_h264_fields_new (const guint8 * codec_data, gsize size)
+{
+  GstAvhwDecH264Fields *w = g_new0 (GstAvhwDecH264Fields, 1);
+  GstH264DecoderConfigRecord *config = NULL;
+  guint i;
+
+  w->np = gst_h264_nal_parser_new ();
+  if (codec_data && gst_h264_parser_parse_decoder_config_record (w->np,
+          codec_data, size, &config) == GST_H264_PARSER_OK) {
+    w->nal_length_size = config->length_size_minus_one + 1;
+    for (i = 0; i < config->sps->len; i++)
+      gst_h264_parser_parse_nal (w->np, &g_array_index (config->sps,
+              GstH264NalUnit, i));
+    for (i = 0; i < config->pps->len; i++)
+      gst_h264_parser_parse_nal (w->np, &g_array_index (config->pps,
+              GstH264NalUnit, i));
+    gst_h264_decoder_config_record_free (config);
+  }
+  return w;
+}
+
+gboolean
+gst_avhw_dec_h264_fields_in (GstAvhwDecH264Fields * w, const guint8 * data,
+    gsize size)
+{
+  GstH264NalUnit nalu;
+  GstH264SliceHdr slice;
+  GstH264ParserResult r;
+  guint offset = 0;
+
+  while (offset < size) {
+    r = w->nal_length_size ?
+        gst_h264_parser_identify_nalu_avc (w->np, data, offset, size,
+        w->nal_length_size, &nalu) :
+        gst_h264_parser_identify_nalu (w->np, data, offset, size, &nalu);
+    if (r != GST_H264_PARSER_OK && r != GST_H264_PARSER_NO_NAL_END)
+      return FALSE;
+    if (nalu.type == GST_H264_NAL_SLICE || nalu.type == GST_H264_NAL_SLICE_IDR)
+      /* the first slice says for the picture */
+      return gst_h264_parser_parse_slice_hdr (w->np, &nalu, &slice, FALSE,
+          FALSE) == GST_H264_PARSER_OK && slice.field_pic_flag;
+    gst_h264_parser_parse_nal (w->np, &nalu);
+    offset = nalu.offset + nalu.size;
+  }
+  return FALSE;
+}
+
+void
+gst_avhw_dec_h264_fields_free (GstAvhwDecH264Fields * w)
+{
+  if (!w)
+    return;
+  gst_h264_nal_parser_free (w->np);
+  g_free (w);
 }

@@ -45,4 +45,21 @@ G_GNUC_INTERNAL
 gint gst_avhw_dec_h264_reorder_for (const GstAvhwDecH264Seq * seq,
     guint slots);
 
+/* Watches a field-coded stream's packets for field pictures (a slice with
+ * field_pic_flag), keeping its parameter sets as they come. */
+typedef struct _GstAvhwDecH264Fields GstAvhwDecH264Fields;
+
+/* @codec_data: the avcC record, or NULL for byte-stream. */
+G_GNUC_INTERNAL
+GstAvhwDecH264Fields * gst_avhw_dec_h264_fields_new (const guint8 * codec_data,
+    gsize size);
+
+/* Whether the picture in @data (one packet) is a field. */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_h264_fields_in (GstAvhwDecH264Fields * w,
+    const guint8 * data, gsize size);
+
+G_GNUC_INTERNAL
+void gst_avhw_dec_h264_fields_free (GstAvhwDecH264Fields * w);
+
 G_END_DECLS

@@ -156,6 +156,30 @@ make_pps (void)
   return finish_nal (&b, 0x68);
 }
 
+/* An IDR I slice header for make_sps()'s SPS with poc type 0 and
+ * frame_mbs_only 0 (frame_num 4 bits, POC LSB 6 bits), a field or a
+ * frame, and a few bytes of slice data. */
+static GByteArray *
+make_slice (gboolean field)
+{
+  Bits b = { g_byte_array_new (), 0, 0 };
+
+  put_ue (&b, 0);               /* first_mb_in_slice */
+  put_ue (&b, 7);               /* slice_type: I, all slices */
+  put_ue (&b, 0);               /* pic_parameter_set_id */
+  put_u (&b, 4, 0);             /* frame_num */
+  put_u (&b, 1, field);         /* field_pic_flag */
+  if (field)
+    put_u (&b, 1, 0);           /* bottom_field_flag */
+  put_ue (&b, 0);               /* idr_pic_id */
+  put_u (&b, 6, 0);             /* pic_order_cnt_lsb */
+  put_u (&b, 2, 0);             /* no_output_of_prior_pics, long_term_ref */
+  put_ue (&b, 0);               /* slice_qp_delta (se 0) */
+  put_ue (&b, 1);               /* disable_deblocking_filter_idc */
+  put_u (&b, 24, 0xa5a5a5);     /* slice data */
+  return finish_nal (&b, 0x65);
+}
+
 static void
 append_start_code (GByteArray * out, GByteArray * nal)
 {
@@ -266,6 +290,68 @@ GST_START_TEST (test_field_coded_stream)
   fail_unless_equals_int (seq.refs, 3);
   /* 4752 / (22 x 9 x 2) macroblocks */
   fail_unless_equals_int (seq.level_reorder, 12);
+}
+
+GST_END_TEST;
+
+/* Field pictures are told from MBAFF or progressive frames slice by slice,
+ * with the parameter sets of the stream or of the avcC record. */
+GST_START_TEST (test_field_pictures_watched)
+{
+  GByteArray *sps = make_sps (&frext4), *pps = make_pps ();
+  GByteArray *frame = make_slice (FALSE), *field = make_slice (TRUE);
+  GByteArray *first = g_byte_array_new (), *pkt = g_byte_array_new ();
+  GByteArray *rec = g_byte_array_new ();
+  guint8 head[6] = { 1, 100, 0, 21, 0xff, 0xe1 };
+  guint8 len[2] = { sps->len >> 8, sps->len };
+  guint8 n_pps = 1, plen[2] = { pps->len >> 8, pps->len };
+  GstAvhwDecH264Fields *w = gst_avhw_dec_h264_fields_new (NULL, 0);
+
+  /* byte-stream: parameter sets, then a frame; then a field; a frame */
+  append_start_code (first, sps);
+  append_start_code (first, pps);
+  append_start_code (first, frame);
+  fail_if (gst_avhw_dec_h264_fields_in (w, first->data, first->len));
+  append_start_code (pkt, field);
+  fail_unless (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  g_byte_array_set_size (pkt, 0);
+  append_start_code (pkt, frame);
+  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  /* no slice, or damaged: not a field */
+  fail_if (gst_avhw_dec_h264_fields_in (w, sps->data, 0));
+  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, 6));
+  gst_avhw_dec_h264_fields_free (w);
+
+  /* avc: the record's parameter sets, 4-byte lengths */
+  g_byte_array_append (rec, head, sizeof (head));
+  g_byte_array_append (rec, len, 2);
+  g_byte_array_append (rec, sps->data, sps->len);
+  g_byte_array_append (rec, &n_pps, 1);
+  g_byte_array_append (rec, plen, 2);
+  g_byte_array_append (rec, pps->data, pps->len);
+  w = gst_avhw_dec_h264_fields_new (rec->data, rec->len);
+  g_byte_array_set_size (pkt, 0);
+  append_length (pkt, field);
+  fail_unless (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  g_byte_array_set_size (pkt, 0);
+  append_length (pkt, frame);
+  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  gst_avhw_dec_h264_fields_free (w);
+
+  /* without parameter sets, a slice cannot be read: not a field */
+  w = gst_avhw_dec_h264_fields_new (NULL, 0);
+  g_byte_array_set_size (pkt, 0);
+  append_start_code (pkt, field);
+  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  gst_avhw_dec_h264_fields_free (w);
+
+  g_byte_array_unref (sps);
+  g_byte_array_unref (pps);
+  g_byte_array_unref (frame);
+  g_byte_array_unref (field);
+  g_byte_array_unref (first);
+  g_byte_array_unref (pkt);
+  g_byte_array_unref (rec);
 }
 
 GST_END_TEST;
@@ -401,6 +487,7 @@ x264_first_sps (const gchar * options, const gchar * interlace,
   GstElement *p = gst_parse_launch (desc, NULL), *sink;
   GstSample *s;
   gboolean found = FALSE;
+  GstAvhwDecH264Fields *w = gst_avhw_dec_h264_fields_new (NULL, 0);
 
   g_free (desc);
   fail_unless (p != NULL);
@@ -413,10 +500,13 @@ x264_first_sps (const gchar * options, const gchar * interlace,
 
     gst_buffer_map (buf, &map, GST_MAP_READ);
     found = gst_avhw_dec_h264_seq_find (map.data, map.size, FALSE, 0, seq);
+    /* x264 codes interlaced input as MBAFF frames, never as fields */
+    fail_if (gst_avhw_dec_h264_fields_in (w, map.data, map.size));
     gst_buffer_unmap (buf, &map);
     gst_sample_unref (s);
   }
   gst_element_set_state (p, GST_STATE_NULL);
+  gst_avhw_dec_h264_fields_free (w);
   gst_object_unref (sink);
   gst_object_unref (p);
   return found;
@@ -451,6 +541,7 @@ avhwdec_h264_suite (void)
   tcase_add_test (tc, test_in_order_stream);
   tcase_add_test (tc, test_reordered_stream);
   tcase_add_test (tc, test_field_coded_stream);
+  tcase_add_test (tc, test_field_pictures_watched);
   tcase_add_test (tc, test_levels);
   tcase_add_test (tc, test_vui_restriction);
   tcase_add_test (tc, test_avc_forms);
