@@ -52,6 +52,7 @@
 # Exits 0 after SKIP when the FFmpeg in use has no Vulkan decoder (FFmpeg < 6.1:
 # the Debian 12 bundle) or there is no Vulkan device; otherwise 0 too: the table
 # is the result. Env: CONF_JOBS (4), VV_CONF_S (90: the conformance part's seconds),
+# VV_CONF_TIMEOUT (30: seconds per stream there),
 # CONCURRENT_REPEAT (50), CONCURRENT_BIN
 # (elements_concurrent: $GPUBUNDLE/bin, else build*/tests/check), PLUGINS (plugin
 # folder for elements_concurrent: $GPUBUNDLE/plugins, else GST_PLUGIN_PATH as set).
@@ -154,7 +155,7 @@ if has_part conformance && enough 30 "conformance, avhwdec device=$DEV fallback=
     b=$(budget "${VV_CONF_S:-90}")
     rm -f "$VOUT/conformance-vulkan.tsv"
     timeout -k 10 "$b" bash tests/gpu/conformance-gst.sh --device "$DEV" --fallback false \
-        --jobs "${CONF_JOBS:-4}" --timeout 30 --logdir "$VLOGS/conformance" \
+        --jobs "${CONF_JOBS:-4}" --timeout "${VV_CONF_TIMEOUT:-30}" --logdir "$VLOGS/conformance" \
         --results "$VOUT/conformance-vulkan.tsv" "$MANIFEST" > "$VOUT/conformance-vulkan.md" 2>&1
     rc=$?
     grep -E '^\||passed,' "$VOUT/conformance-vulkan.md"
