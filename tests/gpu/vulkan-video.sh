@@ -134,11 +134,16 @@ if has_part info; then
 fi
 if [ -z "$LAVC" ] || [ "$LAVC" -lt 60 ]; then
     echo "SKIP vulkanvideo: FFmpeg libavcodec ${LAVC:-?} (FFmpeg 5.1 is 59) has no Vulkan decoder; FFmpeg >= 6.1 has: run it with the Debian 13 bundle (BUNDLES=d13)"
-    row "all parts" "SKIP: FFmpeg libavcodec ${LAVC:-?} has no Vulkan decoder (FFmpeg >= 6.1 needed: BUNDLES=d13)"
-    table
-    exit 0
+    row "decode parts" "SKIP: FFmpeg libavcodec ${LAVC:-?} has no Vulkan decoder (FFmpeg >= 6.1 needed: BUNDLES=d13)"
+    # elements_concurrent has Vulkan in it all the same (software decoding
+    # uploaded to the device): only that part runs
+    if ! has_part concurrent; then
+        table
+        exit 0
+    fi
+    PARTS=concurrent
 fi
-if [ -z "$DESC" ]; then
+if [ -z "$DESC" ] && [ "$PARTS" != concurrent ]; then
     echo "SKIP vulkanvideo: no device $DEV in gst-avhw-info"
     row "all parts" "SKIP: no device $DEV ($(grep -A1 '^  vulkan:' "$VLOGS/info.txt" | tail -n1 | sed 's/^ *//'))"
     table

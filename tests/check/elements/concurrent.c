@@ -7,6 +7,10 @@
 #include "config.h"
 #endif
 
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include "../avhw-test-utils.h"
 
@@ -14,6 +18,46 @@
 #define N_FRAMES 60
 
 static gchar *clip;
+
+/* A crash prints its stack, each frame as library + offset (and symbol
+ * where exported), then dies of the same signal: on the GPU machine, which
+ * has no debugger, this is what tells whose code crashed (run 23's exit
+ * 139 was never seen again to be diagnosed). */
+static void
+print_stack (int sig)
+{
+  void *frames[64];
+  int n = backtrace (frames, G_N_ELEMENTS (frames)), i;
+  char line[512];
+
+  snprintf (line, sizeof (line), "CRASH: signal %d (%s), %d frames:\n", sig,
+      strsignal (sig), n);
+  if (write (STDERR_FILENO, line, strlen (line)) < 0)
+    return;
+  for (i = 0; i < n; i++) {
+    Dl_info info;
+    gsize off;
+
+    if (!dladdr (frames[i], &info) || !info.dli_fname) {
+      snprintf (line, sizeof (line), "  #%d %p\n", i, frames[i]);
+    } else {
+      off = (gsize) ((char *) frames[i] - (char *) info.dli_fbase);
+      snprintf (line, sizeof (line), "  #%d %s+0x%" G_GSIZE_MODIFIER "x "
+          "(%s)\n", i, info.dli_fname, off, info.dli_sname ?
+          info.dli_sname : "?");
+    }
+    if (write (STDERR_FILENO, line, strlen (line)) < 0)
+      return;
+  }
+}
+
+static void
+on_crash (int sig)
+{
+  print_stack (sig);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
 
 static void
 make_clip (void)
@@ -111,6 +155,9 @@ concurrent_suite (void)
   TCase *tc = tcase_create ("general");
   GstElementFactory *x264 = gst_element_factory_find ("x264enc");
 
+  signal (SIGSEGV, on_crash);
+  signal (SIGBUS, on_crash);
+  signal (SIGABRT, on_crash);
   avhw_test_require_device ("auto");
   if (!x264) {
     g_print ("SKIP: needs x264enc (gst-plugins-ugly) to make a clip\n");
