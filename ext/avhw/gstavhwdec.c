@@ -1118,7 +1118,9 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     return GST_FLOW_ERROR;
   }
   if (!self->par_decided) {
-    self->par = gst_avhw_dec_parallel_new (self);
+    /* a stream watched for field pictures stays on one session, where the
+     * first one hands over to software */
+    self->par = self->fields ? NULL : gst_avhw_dec_parallel_new (self);
     self->par_decided = TRUE;
     /* the sessions find their cut points themselves */
     if (self->par) {
