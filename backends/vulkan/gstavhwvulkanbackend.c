@@ -199,6 +199,26 @@ vk_upload (GstAvhwBackend * backend, AVFrame * dst, const AVFrame * src,
   return ok;
 }
 
+/* A new frame, under the transfer lock: FFmpeg 5.1's vulkan_pool_alloc()
+ * records and submits each new image's layout transition on the frames
+ * context's own exec context and queue, unlocked, so an allocation in one
+ * pipeline's thread next to a transfer or another allocation in another
+ * (frames contexts are shared through the cache) crashed NVIDIA's driver:
+ * elements_concurrent, 7 crashes in 80 runs on the H200 (run 51; run 23's
+ * crash), each in av_hwframe_get_buffer() from avhwdec's upload of a
+ * software frame. Taking a frame from a warm pool costs the lock only. */
+static int
+vk_frames_get_buffer (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
+    AVFrame * frame)
+{
+  int ret;
+
+  g_mutex_lock (&vk_transfer_lock);
+  ret = av_hwframe_get_buffer (frames_ctx, frame, 0);
+  g_mutex_unlock (&vk_transfer_lock);
+  return ret;
+}
+
 /* The formats FFmpeg's vulkan frames are used with here. The constraints
  * list more (nv24, x2rgb10le, 12-bit and alpha variants); on NVIDIA's
  * driver many of those cannot be allocated and probing some crashed inside
@@ -254,6 +274,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->download = vk_download;
   bclass->copy = vk_copy;
   bclass->get_sw_formats = vk_get_sw_formats;
+  bclass->frames_get_buffer = vk_frames_get_buffer;
   vk_caps_class_init (bclass);
   vk_scale_class_init (bclass);
   /* The default open_device passes the index, which FFmpeg's vulkan

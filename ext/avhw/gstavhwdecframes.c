@@ -65,7 +65,8 @@ gst_avhw_dec_upload_sw_frame (GstAvhwDec * self, const AVFrame * src,
       return NULL;
   }
   hw = av_frame_alloc ();
-  if (av_hwframe_get_buffer (self->upload_frames, hw, 0) < 0) {
+  if (gst_avhw_backend_frames_get_buffer (gst_avhw_device_get_backend
+          (DEVICE (self)), self->upload_frames, hw) < 0) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "no free frame in the upload pool");
     av_frame_free (&hw);
@@ -198,7 +199,8 @@ gst_avhw_dec_copy_to_pool (GstAvhwDec * self, AVBufferRef ** pool,
       goto fail;
   }
   copy = av_frame_alloc ();
-  if (av_hwframe_get_buffer (*pool, copy, 0) < 0) {
+  if (gst_avhw_backend_frames_get_buffer (gst_avhw_device_get_backend
+          (DEVICE (self)), *pool, copy) < 0) {
     av_frame_free (&copy);
     goto fail;
   }

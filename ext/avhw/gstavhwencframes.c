@@ -400,7 +400,8 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
       g_propagate_error (error, werr);
       return FALSE;
     }
-    if (av_hwframe_get_buffer (self->upload_frames, out, 0) < 0) {
+    if (gst_avhw_backend_frames_get_buffer (gst_avhw_device_get_backend
+            (GST_AVHW_ENC_DEVICE (self)), self->upload_frames, out) < 0) {
       g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
           "no free frame in the upload pool");
       return FALSE;
@@ -412,7 +413,8 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
   sw = av_frame_alloc ();
   ok = in ? download_frame (self, buffer, in, sw, error) :
       gst_avhw_frame_wrap_buffer (sw, buffer, info, GST_MAP_READ, error);
-  if (ok && av_hwframe_get_buffer (self->upload_frames, out, 0) < 0) {
+  if (ok && gst_avhw_backend_frames_get_buffer (gst_avhw_device_get_backend
+          (GST_AVHW_ENC_DEVICE (self)), self->upload_frames, out) < 0) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "no free frame in the upload pool");
     ok = FALSE;

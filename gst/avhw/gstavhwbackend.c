@@ -736,6 +736,27 @@ gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend, guint index,
 }
 
 /**
+ * gst_avhw_backend_frames_get_buffer: (skip)
+ * @backend: a #GstAvhwBackend
+ * @frames_ctx: a frames context on one of @backend's devices
+ * @frame: an empty frame to fill
+ *
+ * A new frame of @frames_ctx, as av_hwframe_get_buffer(), in the way the
+ * backend needs (see #GstAvhwBackendClass.frames_get_buffer).
+ *
+ * Returns: 0 or an FFmpeg error code
+ */
+int
+gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
+    AVBufferRef * frames_ctx, AVFrame * frame)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), AVERROR (EINVAL));
+  if (KLASS (backend)->frames_get_buffer)
+    return KLASS (backend)->frames_get_buffer (backend, frames_ctx, frame);
+  return av_hwframe_get_buffer (frames_ctx, frame, 0);
+}
+
+/**
  * gst_avhw_backend_get_decode_slots: (skip)
  * @backend: a #GstAvhwBackend
  * @index: device index

@@ -216,6 +216,14 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   fails with fallback=false) instead of risking wrong pictures. Called
  *   only where @device_decodes says yes. Optional; absent: yes (added after
  *   contract version 1 in a reserved slot).
+ * @frames_get_buffer: a new frame of the frames context @frames_ctx into
+ *   @frame, as av_hwframe_get_buffer() (its return value). For a backend
+ *   whose FFmpeg hwcontext uses a device queue while allocating, so that
+ *   allocations must not overlap its own transfers (FFmpeg 5.1's Vulkan
+ *   frames submit a layout transition from each new frame). Every device
+ *   frame avhw allocates comes through it. Optional; the default is
+ *   av_hwframe_get_buffer() (added after contract version 1 in a reserved
+ *   slot).
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -299,9 +307,11 @@ struct _GstAvhwBackendClass
       enum AVCodecID codec_id);
   gboolean (*decodes_field_coded) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id, gchar ** reason);
+  int (*frames_get_buffer) (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
+      AVFrame * frame);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 12];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 13];
 };
 
 /**
@@ -386,6 +396,10 @@ gchar * gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
 GST_AVHW_API
 guint gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+int gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
+    AVBufferRef * frames_ctx, AVFrame * frame);
 
 GST_AVHW_API
 guint gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend,

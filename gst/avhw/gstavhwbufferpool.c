@@ -87,7 +87,8 @@ pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
 
   if (!frame)
     return GST_FLOW_ERROR;
-  ret = av_hwframe_get_buffer (self->frames, frame, 0);
+  ret = gst_avhw_backend_frames_get_buffer (gst_avhw_device_get_backend
+      (self->device), self->frames, frame);
   if (ret < 0) {
     GST_ERROR_OBJECT (self, "%s: no frame from the frames context: %s",
         gst_avhw_device_get_name (self->device),

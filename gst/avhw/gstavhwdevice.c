@@ -664,7 +664,7 @@ can_allocate (GstAvhwDevice * device, enum AVPixelFormat sw_format)
   fc->width = 64;
   fc->height = 64;
   if (av_hwframe_ctx_init (ref) >= 0 && (frame = av_frame_alloc ())) {
-    ok = av_hwframe_get_buffer (ref, frame, 0) >= 0;
+    ok = gst_avhw_backend_frames_get_buffer (device->backend, ref, frame) >= 0;
     av_frame_free (&frame);
   }
   av_buffer_unref (&ref);

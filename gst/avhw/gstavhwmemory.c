@@ -335,7 +335,8 @@ avhw_mem_copy (GstMemory * mem, gssize offset, gssize size)
   if (offset != 0 || (size != -1 && (gsize) size != mem->size))
     return NULL;
   frame = av_frame_alloc ();
-  if (av_hwframe_get_buffer (m->frame->hw_frames_ctx, frame, 0) < 0) {
+  if (gst_avhw_backend_frames_get_buffer (gst_avhw_device_get_backend
+          (m->device), m->frame->hw_frames_ctx, frame) < 0) {
     av_frame_free (&frame);
     return NULL;
   }
