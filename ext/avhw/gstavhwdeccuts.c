@@ -17,6 +17,7 @@
 
 #include <string.h>
 #include "gstavhwdeccuts.h"
+#include "gstavhwdech264.h"
 
 /* Parameter sets kept (distinct NAL units, the oldest dropped first). */
 #define MAX_PARAM_SETS 64
@@ -27,22 +28,11 @@ static const guint8 start_code[4] = { 0, 0, 0, 1 };
 static void
 h264_read_config (GstAvhwDecCuts * c, GstBuffer * codec_data)
 {
-  GstH264DecoderConfigRecord *config = NULL;
   GstMapInfo map;
-  guint i;
 
   if (!gst_buffer_map (codec_data, &map, GST_MAP_READ))
     return;
-  if (gst_h264_parser_parse_decoder_config_record (c->h264, map.data,
-          map.size, &config) == GST_H264_PARSER_OK) {
-    for (i = 0; i < config->sps->len; i++)
-      gst_h264_parser_parse_nal (c->h264, &g_array_index (config->sps,
-              GstH264NalUnit, i));
-    for (i = 0; i < config->pps->len; i++)
-      gst_h264_parser_parse_nal (c->h264, &g_array_index (config->pps,
-              GstH264NalUnit, i));
-  }
-  g_clear_pointer (&config, gst_h264_decoder_config_record_free);
+  gst_avhw_dec_h264_read_config (c->h264, map.data, map.size);
   gst_buffer_unmap (codec_data, &map);
 }
 

@@ -26,7 +26,6 @@
 #include "config.h"
 #endif
 
-#include <gst/codecparsers/gsth264parser.h>
 #include "gstavhwdech264.h"
 
 /* MaxDpbMbs by level_idc (H.264 Table A-1), as FFmpeg's h264_ps.c has it:
@@ -155,6 +154,27 @@ gst_avhw_dec_h264_reorder_for (const GstAvhwDecH264Seq * seq, guint slots)
   return MIN (seq->level_reorder, slots - busy - seq->refs);
 }
 
+guint
+gst_avhw_dec_h264_read_config (GstH264NalParser * np, const guint8 * data,
+    gsize size)
+{
+  GstH264DecoderConfigRecord *config = NULL;
+  guint i, nal_length_size;
+
+  if (!data || gst_h264_parser_parse_decoder_config_record (np, data, size,
+          &config) != GST_H264_PARSER_OK)
+    return 0;
+  for (i = 0; i < config->sps->len; i++)
+    gst_h264_parser_parse_nal (np, &g_array_index (config->sps,
+            GstH264NalUnit, i));
+  for (i = 0; i < config->pps->len; i++)
+    gst_h264_parser_parse_nal (np, &g_array_index (config->pps,
+            GstH264NalUnit, i));
+  nal_length_size = config->length_size_minus_one + 1;
+  gst_h264_decoder_config_record_free (config);
+  return nal_length_size;
+}
+
 struct _GstAvhwDecH264Fields
 {
   GstH264NalParser *np;
@@ -165,21 +185,9 @@ GstAvhwDecH264Fields *
 gst_avhw_dec_h264_fields_new (const guint8 * codec_data, gsize size)
 {
   GstAvhwDecH264Fields *w = g_new0 (GstAvhwDecH264Fields, 1);
-  GstH264DecoderConfigRecord *config = NULL;
-  guint i;
 
   w->np = gst_h264_nal_parser_new ();
-  if (codec_data && gst_h264_parser_parse_decoder_config_record (w->np,
-          codec_data, size, &config) == GST_H264_PARSER_OK) {
-    w->nal_length_size = config->length_size_minus_one + 1;
-    for (i = 0; i < config->sps->len; i++)
-      gst_h264_parser_parse_nal (w->np, &g_array_index (config->sps,
-              GstH264NalUnit, i));
-    for (i = 0; i < config->pps->len; i++)
-      gst_h264_parser_parse_nal (w->np, &g_array_index (config->pps,
-              GstH264NalUnit, i));
-    gst_h264_decoder_config_record_free (config);
-  }
+  w->nal_length_size = gst_avhw_dec_h264_read_config (w->np, codec_data, size);
   return w;
 }
 

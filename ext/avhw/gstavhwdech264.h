@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/codecparsers/gsth264parser.h>
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,12 @@ typedef struct
 G_GNUC_INTERNAL
 gboolean gst_avhw_dec_h264_seq_find (const guint8 * data, gsize size,
     gboolean avc_config, guint nal_length_size, GstAvhwDecH264Seq * seq);
+
+/* The SPS and PPS of the avcC record @data into @np; returns the length
+ * prefix size it sets for the stream's packets, 0 when @data is not one. */
+G_GNUC_INTERNAL
+guint gst_avhw_dec_h264_read_config (GstH264NalParser * np,
+    const guint8 * data, gsize size);
 
 /* The length prefix size an avcC record sets for the stream's packets; 0
  * when @data is not one. */

@@ -180,6 +180,25 @@ make_slice (gboolean field)
   return finish_nal (&b, 0x65);
 }
 
+/* An avcC record: version, @profile, compatibility, @level, 4-byte
+ * lengths, one SPS, one PPS. */
+static GByteArray *
+make_avcc (guint8 profile, guint8 level, GByteArray * sps, GByteArray * pps)
+{
+  GByteArray *rec = g_byte_array_new ();
+  guint8 head[6] = { 1, profile, 0, level, 0xff, 0xe1 };
+  guint8 len[2] = { sps->len >> 8, sps->len };
+  guint8 n_pps = 1, plen[2] = { pps->len >> 8, pps->len };
+
+  g_byte_array_append (rec, head, sizeof (head));
+  g_byte_array_append (rec, len, 2);
+  g_byte_array_append (rec, sps->data, sps->len);
+  g_byte_array_append (rec, &n_pps, 1);
+  g_byte_array_append (rec, plen, 2);
+  g_byte_array_append (rec, pps->data, pps->len);
+  return rec;
+}
+
 static void
 append_start_code (GByteArray * out, GByteArray * nal)
 {
@@ -301,10 +320,7 @@ GST_START_TEST (test_field_pictures_watched)
   GByteArray *sps = make_sps (&frext4), *pps = make_pps ();
   GByteArray *frame = make_slice (FALSE), *field = make_slice (TRUE);
   GByteArray *first = g_byte_array_new (), *pkt = g_byte_array_new ();
-  GByteArray *rec = g_byte_array_new ();
-  guint8 head[6] = { 1, 100, 0, 21, 0xff, 0xe1 };
-  guint8 len[2] = { sps->len >> 8, sps->len };
-  guint8 n_pps = 1, plen[2] = { pps->len >> 8, pps->len };
+  GByteArray *rec = make_avcc (100, 21, sps, pps);
   GstAvhwDecH264Fields *w = gst_avhw_dec_h264_fields_new (NULL, 0);
 
   /* byte-stream: parameter sets, then a frame; then a field; a frame */
@@ -323,12 +339,6 @@ GST_START_TEST (test_field_pictures_watched)
   gst_avhw_dec_h264_fields_free (w);
 
   /* avc: the record's parameter sets, 4-byte lengths */
-  g_byte_array_append (rec, head, sizeof (head));
-  g_byte_array_append (rec, len, 2);
-  g_byte_array_append (rec, sps->data, sps->len);
-  g_byte_array_append (rec, &n_pps, 1);
-  g_byte_array_append (rec, plen, 2);
-  g_byte_array_append (rec, pps->data, pps->len);
   w = gst_avhw_dec_h264_fields_new (rec->data, rec->len);
   g_byte_array_set_size (pkt, 0);
   append_length (pkt, field);
@@ -397,20 +407,9 @@ GST_END_TEST;
 GST_START_TEST (test_avc_forms)
 {
   GByteArray *sps = make_sps (&mr2), *pps = make_pps ();
-  GByteArray *rec = g_byte_array_new (), *pkt = g_byte_array_new ();
-  guint8 head[6] = { 1, 66, 0, 31, 0xff, 0xe1 };
-  guint8 len[2] = { sps->len >> 8, sps->len };
-  guint8 n_pps = 1, plen[2] = { pps->len >> 8, pps->len };
+  GByteArray *rec = make_avcc (66, 31, sps, pps), *pkt = g_byte_array_new ();
   GstAvhwDecH264Seq seq;
 
-  /* avcC: version, profile, compatibility, level, 4-byte lengths, one
-   * SPS, one PPS */
-  g_byte_array_append (rec, head, sizeof (head));
-  g_byte_array_append (rec, len, 2);
-  g_byte_array_append (rec, sps->data, sps->len);
-  g_byte_array_append (rec, &n_pps, 1);
-  g_byte_array_append (rec, plen, 2);
-  g_byte_array_append (rec, pps->data, pps->len);
   fail_unless_equals_int (gst_avhw_dec_h264_nal_length_size (rec->data,
           rec->len), 4);
   memset (&seq, 0, sizeof (seq));
