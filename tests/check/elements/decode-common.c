@@ -1,5 +1,5 @@
 /* gst-avhw tests: making clips and decoding them to a hash, #included by
- * avhwdec.c and avhwdec-parallel.c (the test list builds one source file
+ * avhwdec*.c (the test list builds one source file
  * per test, so this is never compiled alone).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
