@@ -1151,7 +1151,7 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
           self->pkt->data, self->pkt->size))
     return fields_to_software (self);
   /* kept where a failure would be the device's: recover() replays it */
-  if (gst_avhw_dec_fail_is_device (self->ctx, AVERROR_EXTERNAL))
+  if (gst_avhw_dec_fail_can_fail (self->ctx))
     gst_avhw_dec_replay_keep (&self->replay, self->pkt);
   return send_packet (self, number, pts);
 }

@@ -46,11 +46,17 @@ inject_spec (gint64 * at)
 }
 
 gboolean
-gst_avhw_dec_fail_is_device (const AVCodecContext * ctx, int error)
+gst_avhw_dec_fail_can_fail (const AVCodecContext * ctx)
 {
   gint64 at;
 
-  if (!ctx || (!ctx->hw_device_ctx && !inject_spec (&at)))
+  return ctx && (ctx->hw_device_ctx || inject_spec (&at));
+}
+
+gboolean
+gst_avhw_dec_fail_is_device (const AVCodecContext * ctx, int error)
+{
+  if (!gst_avhw_dec_fail_can_fail (ctx))
     return FALSE;
   return error < 0 && error != AVERROR_INVALIDDATA && error != AVERROR (EAGAIN)
       && error != AVERROR_EOF;

@@ -7,6 +7,11 @@
 
 G_BEGIN_DECLS
 
+/* Whether a failure of @ctx would be its device's: a hardware decoder (or
+ * any decoder, under the test hook below). */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_fail_can_fail (const AVCodecContext * ctx);
+
 /* Whether @error from @ctx is the device failing (a driver call, a
  * submission, memory on the device) rather than the stream being damaged
  * (AVERROR_INVALIDDATA): only for hardware decoders. */

@@ -39,6 +39,24 @@ avhw_test_require_device (const gchar * device_string)
   g_string_free (why, TRUE);
 }
 
+/* For test backends of one device. */
+static inline guint
+avhw_test_one_device (GstAvhwBackend * b, gchar ** reason)
+{
+  return 1;
+}
+
+/* For test backends standing in for a device with a hardware H.264
+ * decoder: FFmpeg's h264 as its candidate (opened on the device as a
+ * hardware decoder would be; the pictures decode in software here). */
+static inline void
+avhw_test_h264_decoders (GstAvhwBackend * b, enum AVCodecID id,
+    GPtrArray * out)
+{
+  if (id == AV_CODEC_ID_H264)
+    g_ptr_array_add (out, (gpointer) avcodec_find_decoder_by_name ("h264"));
+}
+
 /* For test backends on FFmpeg's vulkan device: only two common formats.
  * The default list (FFmpeg's constraints) holds some whose probing crashes
  * FFmpeg 5.1 on NVIDIA's Vulkan driver, which the real vulkan backend
@@ -51,4 +69,19 @@ avhw_test_common_sw_formats (GstAvhwBackend * b, AVBufferRef * device_ctx)
 
   g_array_append_vals (a, f, G_N_ELEMENTS (f));
   return a;
+}
+
+/* The members of such an H.264 test backend, on FFmpeg's vulkan device
+ * (after gst_avhw_backend_class_init_contract()). */
+static inline void
+avhw_test_h264_backend_setup (GstAvhwBackendClass * b, const gchar * name,
+    const gchar * caps_feature)
+{
+  b->name = name;
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = caps_feature;
+  b->get_n_devices = avhw_test_one_device;
+  b->get_decoders = avhw_test_h264_decoders;
+  b->get_sw_formats = avhw_test_common_sw_formats;
 }

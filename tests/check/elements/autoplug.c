@@ -24,32 +24,12 @@ static GType gst_avhw_hwtest_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwHwtestBackend, gst_avhw_hwtest_backend,
     GST_TYPE_AVHW_BACKEND);
 
-static guint
-ht_get_n_devices (GstAvhwBackend * b, gchar ** reason)
-{
-  return 1;
-}
-
-static void
-ht_get_decoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
-{
-  if (id == AV_CODEC_ID_H264)
-    g_ptr_array_add (out, (gpointer) avcodec_find_decoder_by_name ("h264"));
-}
-
 static void
 gst_avhw_hwtest_backend_class_init (GstAvhwHwtestBackendClass * k)
 {
-  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
-
   gst_avhw_backend_class_init_contract (k);
-  b->name = "hwtest";
-  b->hw_device_type = "vulkan";
-  b->hw_pix_fmt = "vulkan";
-  b->caps_feature = "memory:AVHWHwtest";
-  b->get_n_devices = ht_get_n_devices;
-  b->get_decoders = ht_get_decoders;
-  b->get_sw_formats = avhw_test_common_sw_formats;
+  avhw_test_h264_backend_setup (GST_AVHW_BACKEND_CLASS (k), "hwtest",
+      "memory:AVHWHwtest");
 }
 
 static void

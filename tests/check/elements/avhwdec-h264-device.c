@@ -36,19 +36,6 @@ G_DEFINE_TYPE (GstAvhwSlotsBackend, gst_avhw_slots_backend,
     GST_TYPE_AVHW_BACKEND);
 
 static guint
-sl_get_n_devices (GstAvhwBackend * b, gchar ** reason)
-{
-  return 1;
-}
-
-static void
-sl_get_decoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
-{
-  if (id == AV_CODEC_ID_H264)
-    g_ptr_array_add (out, (gpointer) avcodec_find_decoder_by_name ("h264"));
-}
-
-static guint
 sl_decode_slots (GstAvhwBackend * b, guint index, enum AVCodecID id)
 {
   return 17;
@@ -69,13 +56,7 @@ gst_avhw_slots_backend_class_init (GstAvhwSlotsBackendClass * k)
   GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
 
   gst_avhw_backend_class_init_contract (k);
-  b->name = "slotstest";
-  b->hw_device_type = "vulkan";
-  b->hw_pix_fmt = "vulkan";
-  b->caps_feature = "memory:AVHWSlotstest";
-  b->get_n_devices = sl_get_n_devices;
-  b->get_decoders = sl_get_decoders;
-  b->get_sw_formats = avhw_test_common_sw_formats;
+  avhw_test_h264_backend_setup (b, "slotstest", "memory:AVHWSlotstest");
   b->decode_slots = sl_decode_slots;
   b->decodes_field_coded = sl_decodes_field_coded;
 }

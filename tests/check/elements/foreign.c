@@ -30,12 +30,6 @@ G_DEFINE_TYPE (GstAvhwForeigntestBackend, gst_avhw_foreigntest_backend,
 
 static guint n_wraps;
 
-static guint
-ft_get_n_devices (GstAvhwBackend * b, gchar ** reason)
-{
-  return 1;
-}
-
 static gpointer
 ft_get_handle (GstAvhwBackend * b, GstContext * context)
 {
@@ -88,7 +82,7 @@ gst_avhw_foreigntest_backend_class_init (GstAvhwForeigntestBackendClass * k)
   b->hw_device_type = "vulkan";
   b->hw_pix_fmt = "vulkan";
   b->caps_feature = "memory:AVHWForeigntest";
-  b->get_n_devices = ft_get_n_devices;
+  b->get_n_devices = avhw_test_one_device;
   b->foreign_context_type = TEST_TYPE;
   b->foreign_context_get_handle = ft_get_handle;
   b->wrap_foreign_context = ft_wrap;
