@@ -486,6 +486,38 @@ vk_decodes_field_coded (GstAvhwBackend * backend, guint index,
   return TRUE;
 }
 
+/* Frame threads. FFmpeg's Vulkan hwaccel keeps its video session
+ * parameters (the stream's SPS and PPS) per frame thread, and a thread
+ * takes the previous thread's at each packet only when that thread has
+ * some (ff_vk_update_thread_context(), up to FFmpeg 7.1, libavcodec 61).
+ * A thread that has just read new parameter sets drops its own and, in
+ * H.264, makes new ones only after it has let the next thread start
+ * (ff_thread_finish_setup() comes before the hwaccel's start_frame): a
+ * next thread that looks in between keeps the parameters of the stream
+ * before and decodes with them, and passes them on. Same IDs, other
+ * contents (a kept decoder given the next clip, or a stream whose SPS
+ * changes) give whole clips of wrong pictures with no error: once in 672
+ * decodes on the H200 (issue 30). FFmpeg 7.1's H.265 makes its parameters
+ * before it lets the next thread start; FFmpeg 6.1 and 7.0 (before
+ * libavcodec 61.19) were not read, so both codecs keep to one thread
+ * there. */
+static guint
+vk_decode_frame_threads (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, gchar ** reason)
+{
+  unsigned v = avcodec_version ();      /* the FFmpeg in use */
+
+  if (v >= AV_VERSION_INT (62, 0, 0) || (codec_id != AV_CODEC_ID_H264
+          && !(codec_id == AV_CODEC_ID_HEVC && v < AV_VERSION_INT (61, 19, 0))))
+    return 0;
+  if (reason)
+    *reason = g_strdup_printf ("FFmpeg's Vulkan %s decoder (libavcodec "
+        "%u.%u) can hand a frame thread the parameter sets of the stream "
+        "before", avcodec_get_name (codec_id), AV_VERSION_MAJOR (v),
+        AV_VERSION_MINOR (v));
+  return 1;
+}
+
 static gchar *
 vk_get_decode_description (GstAvhwBackend * backend, guint index,
     enum AVCodecID codec_id)
@@ -522,4 +554,5 @@ vk_caps_class_init (GstAvhwBackendClass * bclass)
   bclass->get_decode_description = vk_get_decode_description;
   bclass->decode_slots = vk_decode_slots;
   bclass->decodes_field_coded = vk_decodes_field_coded;
+  bclass->decode_frame_threads = vk_decode_frame_threads;
 }

@@ -241,6 +241,32 @@ configure (GstAvhwDec * self, AVCodecContext * ctx, const AVCodec * codec,
   }
 }
 
+/* @wanted frame threads for the hardware decoder of @codec on the
+ * element's device, within the most its backend says it decodes right
+ * with (gst_avhw_backend_get_decode_frame_threads()): a wrong picture is
+ * worse than a slower one, so this holds against the threads property
+ * too. */
+static gint
+hw_frame_threads (GstAvhwDec * self, const AVCodec * codec, gint wanted)
+{
+  GstAvhwDevice *device = DEVICE (self);
+  gchar *why = NULL;
+  guint most =
+      gst_avhw_backend_get_decode_frame_threads (gst_avhw_device_get_backend
+      (device), gst_avhw_device_get_index (device), codec->id, &why);
+
+  if (most && (wanted <= 0 || (guint) wanted > most)) {
+    if (self->threads > (gint) most)
+      GST_WARNING_OBJECT (self, "threads=%d: %u frame thread(s) on %s: %s",
+          self->threads, most, gst_avhw_device_get_name (device), why);
+    else
+      GST_DEBUG_OBJECT (self, "%u frame thread(s): %s", most, why);
+    wanted = (gint) most;
+  }
+  g_free (why);
+  return wanted;
+}
+
 /* One more decoder like the open one, with @threads frame threads, for a
  * parallel session; NULL when it does not open. */
 AVCodecContext *
@@ -251,7 +277,8 @@ gst_avhw_dec_open_session (GstAvhwDec * self, gint threads)
   if (!ctx)
     return NULL;
   configure (self, ctx, self->codec, self->ctx->hw_device_ctx != NULL);
-  ctx->thread_count = threads;
+  ctx->thread_count = self->ctx->hw_device_ctx ?
+      hw_frame_threads (self, self->codec, threads) : threads;
   if (!set_extradata (ctx, self->input_state)
       || avcodec_open2 (ctx, self->codec, NULL) < 0)
     avcodec_free_context (&ctx);
@@ -321,8 +348,8 @@ try_open (GstAvhwDec * self, const AVCodec * codec, gboolean hw, GString * why)
     hw_uncount (self);
     self->counted = g_strdup (gst_avhw_device_get_name (DEVICE (self)));
     others = hw_users_change (self->counted, 1);
-    ctx->thread_count = self->threads ? self->threads :
-        others ? 1 : HW_AUTO_THREADS;
+    ctx->thread_count = hw_frame_threads (self, codec, self->threads ?
+        self->threads : others ? 1 : HW_AUTO_THREADS);
   } else {
     ctx->thread_count = self->threads;
   }

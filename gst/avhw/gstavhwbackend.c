@@ -803,6 +803,30 @@ gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend, guint index,
 }
 
 /**
+ * gst_avhw_backend_get_decode_frame_threads: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ * @reason: (out) (optional) (transfer full) (nullable): why there is a
+ *   limit
+ *
+ * Returns: the most FFmpeg frame threads with which the hardware decoder of
+ *   device @index decodes @codec_id right; 0 for any number (also where the
+ *   device does not decode @codec_id in hardware)
+ */
+guint
+gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
+  if (!KLASS (backend)->decode_frame_threads
+      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
+    return 0;
+  return KLASS (backend)->decode_frame_threads (backend, index, codec_id,
+      reason);
+}
+
+/**
  * gst_avhw_backend_device_decodes_codec:
  * @backend: a #GstAvhwBackend
  * @index: device index

@@ -216,6 +216,15 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   fails with fallback=false) instead of risking wrong pictures. Called
  *   only where @device_decodes says yes. Optional; absent: yes (added after
  *   contract version 1 in a reserved slot).
+ * @decode_frame_threads: the most FFmpeg frame threads with which the
+ *   hardware decoder of device @index decodes @codec_id right; 0: any.
+ *   Where FFmpeg's hwaccel keeps state per frame thread that a thread can
+ *   miss (FFmpeg up to 7.1's Vulkan H.264 decoder: a parameter-set change
+ *   reaches one thread and not the next), the backend says 1 and @reason
+ *   (nullable) says why, newly allocated; avhwdec then decodes with one
+ *   frame thread, whatever its threads property asks. Called only where
+ *   @device_decodes says yes. Optional; absent: any (added after contract
+ *   version 1 in a reserved slot).
  * @frames_get_buffer: a new frame of the frames context @frames_ctx into
  *   @frame, as av_hwframe_get_buffer() (its return value). For a backend
  *   whose FFmpeg hwcontext uses a device queue while allocating, so that
@@ -309,9 +318,11 @@ struct _GstAvhwBackendClass
       enum AVCodecID codec_id, gchar ** reason);
   int (*frames_get_buffer) (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
       AVFrame * frame);
+  guint (*decode_frame_threads) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, gchar ** reason);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 13];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 14];
 };
 
 /**
@@ -407,6 +418,10 @@ guint gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend,
 
 GST_AVHW_API
 gboolean gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id, gchar ** reason);
 
 GST_AVHW_API

@@ -104,6 +104,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -633,8 +634,12 @@ def run_many(entries, mdir, opts):
             jobs.append(job)
     spec = {'jobs': jobs, 'decoders_limit': opts.decoders_limit}
     t0 = time.monotonic()
-    out, err, rc, killed = run_child(['--worker-many', json.dumps(spec)],
-                                     sum(j['timeout'] for j in jobs) + GRACE_S)
+    # in a file: thousands of jobs do not fit on a command line
+    with tempfile.NamedTemporaryFile('w', suffix='.json', prefix='conformance-') as f:
+        json.dump(spec, f)
+        f.flush()
+        out, err, rc, killed = run_child(['--worker-many', '@' + f.name],
+                                         sum(j['timeout'] for j in jobs) + GRACE_S)
     chunks, stats, cur = {}, None, None
     for line in out.splitlines():
         if line.startswith(STREAM_TAG):
@@ -678,7 +683,8 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == '--worker':
         return worker(json.loads(argv[1]))
     if len(argv) >= 2 and argv[0] == '--worker-many':
-        return worker_many(json.loads(argv[1]))
+        with open(argv[1][1:]) as f:
+            return worker_many(json.load(f))
 
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

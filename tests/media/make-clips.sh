@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# make-clips.sh OUTDIR
+# make-clips.sh OUTDIR [SET]
 #
 # Generates small, deterministic H.264/H.265 Annex-B test clips with the ffmpeg CLI
 # (libx264/libx265, single-threaded, lavfi testsrc2 source) and writes
@@ -17,15 +17,23 @@
 #
 # Then e.g.:  tests/conformance/conformance.py OUTDIR/MANIFEST.tsv --decoder decodebin
 #
+# SET is "conformance" (the default: the clips above, one feature each) or
+# "distinct": clips of one size and format that differ only in how they were
+# encoded (profile, references, B-frames, entropy coder, 8x8 transform,
+# weighted prediction, scaling matrices, QP; H.265: references, B-frames,
+# SAO, AMP, transform skip), so that a decoder kept from one clip decodes the
+# next with other parameter sets under the same IDs (issue 30's wrong
+# picture; tests/conformance: conformance/distinct-reuse). SIZE (320x240)
+# and FRAMES (10) set their size and length.
 # Needs: ffmpeg/ffprobe with libx264 and libx265, python3 (stdlib only).
 # Outputs are byte-identical between runs with the same ffmpeg/x264/x265 builds.
 set -eu
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 OUTDIR" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+    echo "usage: $0 OUTDIR [conformance|distinct]" >&2
     exit 2
 fi
-OUT=$1
+OUT=$1 SET=${2:-conformance}
 HERE=$(cd "$(dirname "$0")" && pwd)
 FFMPEG=${FFMPEG:-ffmpeg}
 FFPROBE=${FFPROBE:-ffprobe}
@@ -70,6 +78,46 @@ NOTES="$TMP/notes.tsv"
 : > "$NOTES"
 note() { printf '%s\t%s\n' "$1" "$2" >> "$NOTES"; }
 
+distinct_set() {
+    size=${SIZE:-320x240} n=${FRAMES:-10}
+    for v in "baseline-ref1::-profile:v baseline -refs 1" \
+             "baseline-ref3::-profile:v baseline -refs 3" \
+             "main-ref1::-profile:v main -refs 1 -bf 0" \
+             "main-ref3::-profile:v main -refs 3 -bf 0" \
+             "main-ref3-bf2:b-adapt=0:-profile:v main -refs 3 -bf 2" \
+             "high-ref3-bf3:b-adapt=0:b-pyramid=none:-profile:v high -refs 3 -bf 3" \
+             "high-ref3-bf3-pyramid:b-adapt=0:b-pyramid=normal:-profile:v high -refs 3 -bf 3" \
+             "high-ref3-no8x8:no-8x8dct=1:-profile:v high -refs 3 -bf 0" \
+             "high-ref3-cavlc:cabac=0:-profile:v high -refs 3 -bf 0" \
+             "high-ref3-weightp:weightp=2:-profile:v high -refs 3 -bf 0" \
+             "high-ref3-cqm:cqm=jvt:-profile:v high -refs 3 -bf 0" \
+             "high-ref3-qp20:qp=20:-profile:v high -refs 3 -bf 0" \
+             "high-ref3-qp40:qp=40:-profile:v high -refs 3 -bf 0" \
+             "high-ref3-bf3-cqm:b-adapt=0:cqm=jvt:-profile:v high -refs 3 -bf 3"; do
+        f=distinct-${v%%:*}.h264 rest=${v#*:}
+        xp=${rest%:-*} args=-${rest##*:-}
+        [ "$xp" = "$rest" ] && xp=""
+        # shellcheck disable=SC2086
+        h264 "$f" "$size" "$n" yuv420p "$xp" $args
+        note "h264/$f" "distinct: $size, $n frames, x264 $args${xp:+ ($xp)}"
+    done
+    for v in "ref1:ref=1:bframes=0" "ref3:ref=3:bframes=0" \
+             "ref3-bf3:ref=3:bframes=3:b-adapt=0:b-pyramid=0" \
+             "ref2-bf2-pyramid:ref=2:bframes=2:b-adapt=0:b-pyramid=1" \
+             "ref3-nosao:ref=3:bframes=0:no-sao=1" \
+             "ref3-amp-tskip:ref=3:bframes=0:amp=1:rect=1:tskip=1"; do
+        f=distinct-${v%%:*}.h265 xp=${v#*:}
+        h265 "$f" "$size" "$n" yuv420p "$xp" -profile:v main
+        note "h265/$f" "distinct: $size, $n frames, x265 main ($xp)"
+    done
+}
+
+if [ "$SET" = distinct ]; then
+    distinct_set
+elif [ "$SET" != conformance ]; then
+    echo "$0: unknown set $SET (conformance or distinct)" >&2
+    exit 2
+else
 # --- H.264 ------------------------------------------------------------------------------
 h264 h264-8bit-420-320x240.h264 320x240 64 yuv420p "" -profile:v high -bf 0
 note h264/h264-8bit-420-320x240.h264 "8-bit 4:2:0 High, I/P only, 64 frames"
@@ -136,6 +184,8 @@ note h265/h265-corrupt.h265 "expect: error-or-concealment | h265-bframes-320x240
 d=$("$PYTHON" "$HERE/mangle.py" truncate "$OUT/h265/h265-main-320x240.h265" \
     "$OUT/h265/h265-truncated.h265")
 note h265/h265-truncated.h265 "expect: error-or-concealment | h265-main-320x240.h265 $d; ffmpeg_md5 is FFmpeg's output, not a reference"
+
+fi
 
 # --- manifest ---------------------------------------------------------------------------
 # ffmpeg_md5/frames use exactly the command of ../shared/media/README.md. Exception: the

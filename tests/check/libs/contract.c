@@ -309,6 +309,19 @@ GST_START_TEST (test_decode_answers)
             "without a reason", backend_name, avcodec_get_name (ids[i]));
         g_free (why);
       }
+      {
+        /* a frame-thread limit: only for what it decodes, with a reason */
+        gchar *why = NULL;
+        guint threads = gst_avhw_backend_get_decode_frame_threads (b, index,
+            ids[i], &why);
+
+        fail_unless (ok || threads == 0, "%s: frame threads for %s, which "
+            "it does not decode", backend_name, avcodec_get_name (ids[i]));
+        fail_unless (threads == 0 || (why && *why), "%s: %u frame threads "
+            "for %s without a reason", backend_name, threads,
+            avcodec_get_name (ids[i]));
+        g_free (why);
+      }
       fail_unless (!ok || !klass->get_decode_description || (what && *what),
           "%s decodes %s and does not describe it", backend_name,
           avcodec_get_name (ids[i]));
