@@ -10,6 +10,7 @@
 #                          the cuda backend, built in a Debian 13 chroot
 #   .gpu/media/            the shared conformance corpus's streams + MANIFEST.tsv
 #   .gpu/clips/            tests/media/make-clips.sh's generated clips
+#   .gpu/distinct/         its 'distinct' set, 320x240, 20 frames (stage distinct)
 #   .gpu/bench/            the benchmark clips (tests/bench/make-clips.sh)
 #   .gpu/fuzz/             damaged small streams (tests/robustness/make-fuzz.py)
 # Run on the Debian 12 dev machine, as root, from the repository root:
@@ -212,6 +213,12 @@ fi
 # equal coded size and different crop
 rm -rf "$GPU/clips"
 bash tests/media/make-clips.sh "$GPU/clips" > /dev/null || rm -rf "$GPU/clips"
+
+# 6a'. the 'distinct' clips (run-on-gpu.sh distinct: one decoder taking clip
+# after clip with other parameter sets; issue 30)
+rm -rf "$GPU/distinct"
+SIZE=320x240 FRAMES=20 bash tests/media/make-clips.sh "$GPU/distinct" distinct > /dev/null \
+    || rm -rf "$GPU/distinct"
 
 # 6b. damaged copies of the small streams, for the robustness stage (FUZZ=0: none)
 rm -rf "$GPU/fuzz"

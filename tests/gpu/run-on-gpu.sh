@@ -40,6 +40,11 @@
 #   reusemany    (not in the default list) REUSE_MANY_N (1000) pipelines of the 30-frame
 #                H.264 clip in one process, reuse on (avhw-bench-reuse): device memory
 #                after teardown from pipeline 2 to N, in $OUT/reuse-many.md
+#   distinct     (not in the default list) tests/gpu/distinct.sh (issue 30): the
+#                distinct clips concatenated through ffmpeg -hwaccel vulkan
+#                -threads 2 and 1, each run against FFmpeg's software MD5; then
+#                each clip as byte-stream through avhwdec on vulkan and cuda:0
+#                in one process per codec, 100 passes; $OUT/distinct.md
 #   diag         (not in the default list) for each stream of DIAG_FILES (manifest
 #                paths): FFmpeg's own NVDEC output MD5 (ffmpeg -hwaccel cuda) against
 #                the manifest, FFmpeg's verbose reasons, and avhwdec's debug log
@@ -341,6 +346,13 @@ if has reusemany; then
         -d "$DEVICE" .gpu/bench/bench-1080p-h264-30f.mp4 > "$OUT/reuse-many.md" 2>&1
     echo "reusemany exit $? (124: cut at $b s)"
     grep -E '^summary|^phases' "$OUT/reuse-many.md"
+fi
+
+if has distinct; then
+    stage "distinct: one decoder, clip after clip with other parameter sets (issue 30)"
+    b=$(budget "${DISTINCT_BUDGET_S:-420}")
+    OUT=$OUT LOGS=$LOGS timeout -k 10 "$b" bash tests/gpu/distinct.sh
+    echo "distinct.sh exit $? (124: cut at ${b} s)"
 fi
 
 if has diag; then

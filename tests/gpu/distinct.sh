@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# distinct.sh - issue 30, item 6: no wrong picture when one decoder takes
+# clip after clip with other parameter sets. Run by run-on-gpu.sh's stage
+# `distinct` with a bundle's env.sh sourced, over .gpu/distinct (the
+# 'distinct' set of tests/media/make-clips.sh, made by make-bundle.sh):
+#
+#   ffmpeg part: FFmpeg alone (no gst-avhw). The distinct H.264 clips
+#     concatenated as one byte-stream (an SPS/PPS change at each clip, same
+#     IDs) through `ffmpeg -hwaccel vulkan` with -threads 2 and -threads 1,
+#     DISTINCT_FF_RUNS (30) times each, every run's MD5 against FFmpeg's
+#     software decoder: whether FFmpeg's Vulkan hwaccel itself decodes such
+#     a stream wrongly with frame threads.
+#   avhw part: every clip as byte-stream through
+#     `avhwdec device=D fallback=false ! avhwdownload`, in ONE process per
+#     codec (conformance-gst.sh --one-process), shuffled, DISTINCT_PASSES
+#     (100) times over, the decoder cache at its default limit; each decode
+#     against FFmpeg's MD5, for each D of DISTINCT_DEVICES ("vulkan cuda:0").
+#
+# Writes $OUT/distinct.md (one row per run) and logs to $LOGS/distinct.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP" || exit 1
+OUT=${OUT:-/tmp/gpu-out}
+LOGS=${LOGS:-/tmp/gpu-logs}
+D=${DISTINCT_DIR:-.gpu/distinct}
+L=$LOGS/distinct
+W=$(mktemp -d /tmp/avhw-distinct.XXXXXX)
+mkdir -p "$OUT" "$L"
+row() { echo "$*" | tee -a "$OUT/distinct.md"; }
+PARTS=" ${DISTINCT_PARTS:-ffmpeg avhw} "
+
+[ -f "$D/MANIFEST.tsv" ] || { row "SKIP distinct: no $D/MANIFEST.tsv (make-bundle.sh)"; exit 0; }
+row "| part | device / decoder | runs or decodes | wrong | errors | seconds |"
+row "| --- | --- | --- | --- | --- | --- |"
+
+if [ "$PARTS" != "${PARTS/ ffmpeg /}" ]; then
+    cat "$D"/h264/distinct-*.h264 > "$W/concat.h264"
+    ref=$(ffmpeg -v error -nostdin -threads 1 -i "$W/concat.h264" -f md5 -pix_fmt yuv420p - 2>"$L/ff-sw.log" |
+        sed -n 's/^MD5=//p')
+    echo "distinct: FFmpeg software MD5 of the $(ls "$D"/h264/distinct-*.h264 | wc -l) clips concatenated: $ref"
+    for t in 2 1; do
+        wrong=0 err=0 n=${DISTINCT_FF_RUNS:-30} t0=$(date +%s)
+        for i in $(seq "$n"); do
+            got=$(timeout 60 ffmpeg -v error -nostdin -hwaccel vulkan -threads "$t" -i "$W/concat.h264" \
+                -f md5 -pix_fmt yuv420p - 2>>"$L/ff-vulkan-t$t.log" | sed -n 's/^MD5=//p')
+            if [ -z "$got" ]; then err=$((err + 1))
+            elif [ "$got" != "$ref" ]; then wrong=$((wrong + 1)); echo "run $i: $got" >> "$L/ff-vulkan-t$t.log"
+            fi
+        done
+        row "| ffmpeg alone, clips concatenated | -hwaccel vulkan -threads $t | $n runs | $wrong | $err | $(( $(date +%s) - t0 )) |"
+    done
+fi
+
+if [ "$PARTS" != "${PARTS/ avhw /}" ]; then
+    for dev in ${DISTINCT_DEVICES:-vulkan cuda:0}; do
+        for c in h264 h265; do
+            log=$L/avhw-${dev%%:*}-$c.log t0=$(date +%s)
+            timeout -k 10 "${DISTINCT_TIMEOUT:-240}" bash tests/gpu/conformance-gst.sh \
+                --decoder "${c}parse ! video/x-$c,stream-format=byte-stream,alignment=au ! avhwdec device=$dev fallback=false ! avhwdownload" \
+                --one-process --shuffle 30 --passes "${DISTINCT_PASSES:-100}" --expect-reuse \
+                --filter "^$c/" --results "$L/avhw-${dev%%:*}-$c.tsv" "$D/MANIFEST.tsv" > "$log" 2>&1
+            rc=$?
+            n=$(grep -c . "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null || echo 0)
+            wrong=$(grep -c '^FAIL' "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null || true)
+            err=$(grep -c '^ERROR' "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null || true)
+            row "| avhwdec, one process, $c byte-stream | $dev | $n decodes (exit $rc; $(grep -m1 'avhw-decode-many exit' "$log" | sed 's/^# //')) | ${wrong:-0} | ${err:-0} | $(( $(date +%s) - t0 )) |"
+            grep -E "^(FAIL|ERROR)" "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null | cut -f1,2 | sort | uniq -c | head -n 5
+        done
+    done
+fi
+rm -rf "$W"
