@@ -58,6 +58,28 @@ static const struct
   {AV_CODEC_ID_HEVC, "main", {"main-10", NULL, NULL}},
 };
 
+/* Whether downstream accepts @caps as GstVideoEncoder will send them: with
+ * the size, pixel aspect ratio and frame rate of the input added (muxers'
+ * templates ask for width and height: mp4mux, matroskamux...). */
+static gboolean
+peer_accepts (GstAvhwEnc * self, GstCaps * caps)
+{
+  const GstVideoInfo *in = &self->input_state->info;
+  GstCaps *full = gst_caps_copy (caps);
+  gboolean ok;
+
+  gst_caps_set_simple (full, "width", G_TYPE_INT, GST_VIDEO_INFO_WIDTH (in),
+      "height", G_TYPE_INT, GST_VIDEO_INFO_HEIGHT (in),
+      "pixel-aspect-ratio", GST_TYPE_FRACTION, GST_VIDEO_INFO_PAR_N (in),
+      GST_VIDEO_INFO_PAR_D (in), NULL);
+  if (GST_VIDEO_INFO_FPS_D (in) > 0)
+    gst_caps_set_simple (full, "framerate", GST_TYPE_FRACTION,
+        GST_VIDEO_INFO_FPS_N (in), GST_VIDEO_INFO_FPS_D (in), NULL);
+  ok = gst_pad_peer_query_accept_caps (GST_VIDEO_ENCODER_SRC_PAD (self), full);
+  gst_caps_unref (full);
+  return ok;
+}
+
 /* @caps, or the same with a wider profile, as downstream accepts it; NULL
  * (and an error posted naming what was refused) when it accepts neither. */
 static GstCaps *
@@ -70,7 +92,7 @@ accepted_caps (GstAvhwEnc * self, GstCaps * caps)
   GstCaps *peer;
   guint i, j;
 
-  if (gst_pad_peer_query_accept_caps (pad, caps))
+  if (peer_accepts (self, caps))
     return caps;
   for (i = 0; profile && i < G_N_ELEMENTS (wider_profiles); i++) {
     if (wider_profiles[i].codec != self->codec->id
@@ -82,7 +104,7 @@ accepted_caps (GstAvhwEnc * self, GstCaps * caps)
 
       gst_caps_set_simple (wider, "profile", G_TYPE_STRING,
           wider_profiles[i].also[j], NULL);
-      if (gst_pad_peer_query_accept_caps (pad, wider)) {
+      if (peer_accepts (self, wider)) {
         GST_INFO_OBJECT (self, "%s stream announced as %s, which downstream "
             "asks for", profile, wider_profiles[i].also[j]);
         gst_caps_unref (caps);

@@ -6,7 +6,10 @@ and encoded by the software fallback (libx264, libx265): the stream goes
 into mp4mux, matroskamux and mpegtsmux; each file is demuxed and decoded by
 GStreamer and by FFmpeg, which must give every input frame, at the input's
 PTS, each like its input frame (PSNR). Also a live source with
-tune=zerolatency, and a key unit forced mid-stream.
+tune=zerolatency, and a key unit forced mid-stream. And as a user links it,
+like x264enc, with no parser: avhwenc straight into mp4mux, qtmux,
+matroskamux, mpegtsmux and splitmuxsink, alone, behind a queue and behind
+a tee, for H.264, H.265 and AV1 (issue 28: it refused every muxer).
 
 AVHW_TEST_DEVICE picks the device (default: the first present of vulkan,
 opencl, cuda, vaapi). Exits 77 (Meson: SKIP), naming what is missing,
@@ -132,6 +135,41 @@ class EncodeMux(unittest.TestCase):
         for _, ext in rt.AV1_MUXERS:
             print(f"  {enc}: " + rt.check_file(self, f"{stem}.{ext}", src),
                   flush=True)
+
+    def direct(self, codec, encoder, opts=""):
+        """avhwenc straight into each muxer: alone, behind a queue, behind
+        a tee and a queue; every file read back."""
+        muxers = rt.AV1_MUXERS if codec == "av1" else rt.MUXERS
+        muxers = [(m, e, f"{m} ! filesink location=") for m, e in muxers]
+        muxers += [("qtmux", "mov", "qtmux ! filesink location="),
+                   ("splitmuxsink", "mp4", "splitmuxsink location=")]
+        for mux, ext, sink in muxers:
+            for link in ("", "queue ! ", "tee ! queue ! "):
+                tag = f"{codec}-{mux}-{len(link)}"
+                path = f"{self.tmp}/{tag}.{ext}"
+                desc = (f"{source()} ! avhwupload device={DEVICE} ! avhwenc "
+                        f"device={DEVICE} fallback={encoder} {opts} ! {link}"
+                        f"{sink}{path}")
+                src = []
+                rt.run(desc, on_pipeline=lambda p: rt.record_frames(
+                    p.get_by_name("in").get_static_pad("src"), src))
+                self.assertEqual(len(src), N_FRAMES)
+                print(f"  {link}{mux}: " + rt.check_file(self, path, src),
+                      flush=True)
+
+    def test_h264_no_parser(self):
+        self.direct("h264", ENCODERS["h264"], "b-frames=3")
+
+    def test_h265_no_parser(self):
+        self.direct("h265", ENCODERS["h265"], "b-frames=3")
+
+    def test_av1_no_parser(self):
+        have = [(e, o) for e, o in AV1_ENCODERS
+                if avhwenc_takes(f"fallback={e}")]
+        if not have:
+            self.skipTest("missing an FFmpeg AV1 encoder (" +
+                          ", ".join(e for e, _ in AV1_ENCODERS) + ")")
+        self.direct("av1", have[0][0], f"options={have[0][1]}")
 
     def test_h264_forced_key_unit(self):
         self.round_trip("h264", "b-frames=3 gop-size=250", "h264-fku",
