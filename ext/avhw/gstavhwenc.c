@@ -18,15 +18,20 @@
  * when the encoder takes only device frames.
  *
  * When no hardware encoder opens (a device with no encoder engine, or no
- * FFmpeg encoder for the backend at all), `fallback` may name software
- * encoders (`libx264`, `libx265`): the stream is then encoded on the CPU
- * with a warning, device frames downloaded once each. Without a fallback
- * the element fails with an error naming the device, the codec and each
- * encoder tried with FFmpeg's reason.
+ * FFmpeg encoder for the backend at all), the stream is encoded on the CPU
+ * with a warning, by FFmpeg's software encoder for the codec (`fallback`
+ * true, the default) or by the ones `fallback` names (`libx264`,
+ * `libx265`); device frames are downloaded once each. With
+ * `fallback=false` the element fails instead, with an error naming the
+ * device, the codec and each encoder tried with FFmpeg's reason.
+ *
+ * The output links to muxers as it is (avc, hvc1 or AV1 with its
+ * codec_data; byte-stream for mpegtsmux), no parser needed.
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=NV12 ! avhwupload device=vulkan ! avhwenc device=vulkan fallback=libx264 ! h264parse ! matroskamux ! filesink location=out.mkv
+ * gst-launch-1.0 videotestsrc num-buffers=60 ! avhwenc ! mp4mux ! filesink location=out.mp4
+ * gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=NV12 ! avhwupload device=vulkan ! avhwenc device=vulkan fallback=libx264 ! matroskamux ! filesink location=out.mkv
  * gst-launch-1.0 videotestsrc num-buffers=60 ! avhwenc device=cuda:0 bitrate=4000 rate-control=cbr fallback=libx264 ! h264parse ! fakesink
  * ]|
  */
@@ -56,7 +61,7 @@ enum
 };
 
 #define DEFAULT_PROP_ENCODER NULL
-#define DEFAULT_PROP_FALLBACK NULL
+#define DEFAULT_PROP_FALLBACK "true"
 #define DEFAULT_PROP_BITRATE 0
 #define DEFAULT_PROP_MAX_BITRATE 0
 #define DEFAULT_PROP_RATE_CONTROL GST_AVHW_ENC_RATE_CONTROL_DEFAULT
@@ -490,7 +495,7 @@ check_settings (GstAvhwEnc * self)
   forced = g_strdup (self->encoder_name);
   options = g_strdup (self->props.options);
   GST_OBJECT_UNLOCK (self);
-  fallbacks = gst_avhw_enc_fallback_names (self);
+  fallbacks = gst_avhw_enc_fallback_names (self, NULL);
 
   if (forced && !gst_avhw_enc_find_encoder (forced, &err)) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("encoder=%s: %s.", forced,
@@ -695,15 +700,18 @@ gst_avhw_enc_class_init (GstAvhwEncClass * klass)
   /**
    * GstAvhwEnc:fallback:
    *
-   * Software encoders to use, with a warning, when no hardware encoder
-   * opens on the device, e.g. `libx264` or `libx264,libx265` (the one for
-   * the negotiated codec is used). Empty: no hardware encoder is an error.
+   * What to encode with, with a warning, when no hardware encoder opens on
+   * the device: `true` (the default, as avhwdec's fallback): FFmpeg's
+   * software encoder for the negotiated codec (libx264, libx265...);
+   * `false`: none, no hardware encoder is an error; or software encoders
+   * by name, e.g. `libx264` or `libx264,libx265` (the one for the
+   * negotiated codec is used).
    */
   g_object_class_install_property (gobject_class, PROP_FALLBACK,
       g_param_spec_string ("fallback", "Fallback",
-          "Software encoders (e.g. libx264,libx265) used with a warning when "
-          "no hardware encoder opens; empty: error", DEFAULT_PROP_FALLBACK,
-          PARAM_READY));
+          "When no hardware encoder opens: true (FFmpeg's software encoder "
+          "for the codec, with a warning), false (an error), or encoders by "
+          "name (e.g. libx264,libx265)", DEFAULT_PROP_FALLBACK, PARAM_READY));
   /**
    * GstAvhwEnc:bitrate:
    *
@@ -837,5 +845,6 @@ gst_avhw_enc_init (GstAvhwEnc * self)
   self->props.qp = DEFAULT_PROP_QP;
   self->props.gop_size = DEFAULT_PROP_GOP_SIZE;
   self->props.b_frames = DEFAULT_PROP_B_FRAMES;
+  self->fallback = g_strdup (DEFAULT_PROP_FALLBACK);
   gst_avhw_enc_ts_reset (&self->ts);
 }

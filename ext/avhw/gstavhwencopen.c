@@ -49,16 +49,59 @@ codec_nick (enum AVCodecID id)
   return gst_avhw_codec_get_nick (id);
 }
 
-gchar **
-gst_avhw_enc_fallback_names (GstAvhwEnc * self)
+/* Whether @fallback is "true": a software encoder of FFmpeg's own choice
+ * (the default, as avhwdec's fallback=true), rather than none ("false",
+ * empty) or a list of names. */
+gboolean
+gst_avhw_enc_fallback_is_auto (const gchar * fallback)
 {
-  gchar **names;
+  return fallback && (g_ascii_strcasecmp (fallback, "true") == 0
+      || g_ascii_strcasecmp (fallback, "auto") == 0);
+}
+
+gboolean
+gst_avhw_enc_fallback_is_off (const gchar * fallback)
+{
+  return !fallback || !*fallback || g_ascii_strcasecmp (fallback, "false") == 0
+      || g_ascii_strcasecmp (fallback, "none") == 0;
+}
+
+/* The software encoders fallback names: "true" gives FFmpeg's first
+ * software encoder of each codec of @ids (gst_avhw_enc_find_software();
+ * @ids NULL: none), except where encoder= forces one (a forced encoder
+ * that does not open is an error, unless fallback names others), "false"
+ * none, else the names it lists. */
+gchar **
+gst_avhw_enc_fallback_names (GstAvhwEnc * self, GArray * ids)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  gchar *fallback;
+  gboolean forced;
+  guint i;
 
   GST_OBJECT_LOCK (self);
-  names = self->fallback ? g_strsplit_set (self->fallback, ", ", -1) :
-      g_new0 (gchar *, 1);
+  fallback = g_strdup (self->fallback);
+  forced = self->encoder_name && *self->encoder_name;
   GST_OBJECT_UNLOCK (self);
-  return names;
+  if (gst_avhw_enc_fallback_is_auto (fallback)) {
+    for (i = 0; ids && !forced && i < ids->len; i++) {
+      const AVCodec *sw = gst_avhw_enc_find_software (g_array_index (ids,
+              enum AVCodecID, i));
+
+      if (sw)
+        g_ptr_array_add (names, g_strdup (sw->name));
+    }
+  } else if (!gst_avhw_enc_fallback_is_off (fallback)) {
+    gchar **split = g_strsplit_set (fallback, ", ", -1), **f;
+
+    for (f = split; *f; f++)
+      if (**f)
+        g_ptr_array_add (names, g_strdup (*f));
+    g_strfreev (split);
+  }
+  g_free (fallback);
+  g_ptr_array_add (names, NULL);
+  return (gchar **) g_ptr_array_free (names, FALSE);
 }
 
 gboolean
@@ -80,7 +123,7 @@ gst_avhw_enc_usable_encoders (GstAvhwEnc * self, GstAvhwDevice * device,
 {
   GstAvhwBackend *backend = gst_avhw_device_get_backend (device);
   GPtrArray *encs = g_ptr_array_new ();
-  gchar **fallbacks = gst_avhw_enc_fallback_names (self), **f;
+  gchar **fallbacks = gst_avhw_enc_fallback_names (self, ids), **f;
   const AVCodec *c;
   gchar *forced;
   guint i;
@@ -425,15 +468,20 @@ post_no_encoder (GstAvhwEnc * self, GArray * ids, const gchar * why,
   GST_OBJECT_LOCK (self);
   fallback = g_strdup (self->fallback);
   GST_OBJECT_UNLOCK (self);
-  if (fallback && *fallback) {
+  if (gst_avhw_enc_fallback_is_off (fallback)) {
+    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+        ("No hardware %s encoder for device %s (%s)%s%s%s.", codecs->str,
+            devname, why, sw ? "; set fallback=true (or fallback=" : "",
+            sw ? sw->name : "", sw ? ") to encode in software" : ""), (NULL));
+  } else if (gst_avhw_enc_fallback_is_auto (fallback) && !sw) {
+    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
+        ("No %s encoder opened on device %s, and this FFmpeg has no software "
+            "%s encoder to fall back on (%s).", codecs->str, devname,
+            codecs->str, why), (NULL));
+  } else {
     GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
         ("No %s encoder opened on device %s, fallback=%s neither (%s).",
             codecs->str, devname, fallback, why), (NULL));
-  } else {
-    GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
-        ("No hardware %s encoder for device %s (%s)%s%s%s.", codecs->str,
-            devname, why, sw ? "; set fallback=" : "", sw ? sw->name : "",
-            sw ? " to encode in software" : ""), (NULL));
   }
   g_free (fallback);
   g_string_free (codecs, TRUE);
@@ -514,7 +562,7 @@ gst_avhw_enc_open (GstAvhwEnc * self, GstBuffer * first)
     }
   }
 
-  fallbacks = gst_avhw_enc_fallback_names (self);
+  fallbacks = gst_avhw_enc_fallback_names (self, ids);
   for (f = fallbacks; *f && res == OPEN_FAILED; f++) {
     const AVCodec *c = **f ? avcodec_find_encoder_by_name (*f) : NULL;
 

@@ -62,7 +62,9 @@ struct _GstAvhwEnc
 
 /* gstavhwencopen.c */
 GstCaps * gst_avhw_enc_codec_src_caps (enum AVCodecID id);
-gchar ** gst_avhw_enc_fallback_names (GstAvhwEnc * self);
+gchar ** gst_avhw_enc_fallback_names (GstAvhwEnc * self, GArray * ids);
+gboolean gst_avhw_enc_fallback_is_auto (const gchar * fallback);
+gboolean gst_avhw_enc_fallback_is_off (const gchar * fallback);
 gboolean gst_avhw_enc_codec_accepted (GArray * ids, enum AVCodecID id);
 GArray * gst_avhw_enc_accepted_codecs (GstAvhwEnc * self);
 GPtrArray * gst_avhw_enc_usable_encoders (GstAvhwEnc * self,

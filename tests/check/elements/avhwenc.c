@@ -367,6 +367,18 @@ GST_START_TEST (test_h264_system_memory)
 
 GST_END_TEST;
 
+/* No fallback property: a software encoder of FFmpeg's choice for the
+ * negotiated codec, with a warning, as avhwdec does (issue 28); H.265 too. */
+GST_START_TEST (test_default_fallback)
+{
+  encode_decode ("avhwenc name=enc ! h264parse name=parse ! avdec_h264",
+      GST_VIDEO_FORMAT_I420, TRUE);
+  encode_decode ("avhwenc name=enc ! video/x-h265 ! h265parse name=parse ! "
+      "avdec_h265", GST_VIDEO_FORMAT_I420, TRUE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_h264_device_memory)
 {
   guint i, n = 0;
@@ -716,10 +728,12 @@ first_backend (void)
 GST_START_TEST (test_error_no_encoder)
 {
   const gchar *b = first_backend ();
-  gchar *props = g_strdup_printf ("device=%s", b);
+  gchar *props = g_strdup_printf ("device=%s fallback=false", b);
   gchar *upload = g_strdup_printf ("avhwupload device=%s", b);
   gchar *devname = g_strdup_printf ("%s:0", b);
-  const gchar *words[] = { devname, "h264", "fallback=libx264", NULL };
+  const gchar *words[] = { devname, "h264", "fallback=true", "libx264",
+    NULL
+  };
 
   fail_unless (b != NULL);
   expect_error (props, upload, words);
@@ -826,6 +840,7 @@ avhwenc_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_h264_system_memory);
+  tcase_add_test (tc, test_default_fallback);
   tcase_add_test (tc, test_h264_device_memory);
   tcase_add_test (tc, test_h265);
   tcase_add_test (tc, test_stream_formats);
