@@ -44,6 +44,9 @@ struct _GstAvhwDec
   gboolean hw;                  /* the current picture came out on the device */
   gchar *counted;               /* device name this decoder is counted under */
   gboolean warned_software;
+  /* what the active-decoder and hardware properties say (object lock) */
+  const gchar *active_decoder;
+  gboolean active_hw;
   gboolean device_memory;       /* negotiated output memory */
   gboolean foreign_memory;      /* GStreamer's own device memory out */
   gint out_width, out_height;

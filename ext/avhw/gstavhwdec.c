@@ -48,6 +48,8 @@ enum
   PROP_THREADS,
   PROP_PARALLEL,
   PROP_MAX_BUFFERED,
+  PROP_ACTIVE_DECODER,
+  PROP_HARDWARE,
 };
 
 #define DEFAULT_PROP_DECODER NULL
@@ -75,6 +77,24 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 
 /* ---------------------------------------------------------------- open */
 
+/* The active-decoder and hardware properties: @codec decodes the stream,
+ * on the device when @hw. They keep the last stream's once it stops. */
+static void
+set_active (GstAvhwDec * self, const AVCodec * codec, gboolean hw)
+{
+  gboolean changed;
+
+  GST_OBJECT_LOCK (self);
+  changed = self->active_decoder != codec->name || self->active_hw != hw;
+  self->active_decoder = codec->name;
+  self->active_hw = hw;
+  GST_OBJECT_UNLOCK (self);
+  if (changed) {
+    g_object_notify (G_OBJECT (self), "active-decoder");
+    g_object_notify (G_OBJECT (self), "hardware");
+  }
+}
+
 static enum AVPixelFormat
 get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
 {
@@ -84,11 +104,13 @@ get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
   for (p = fmts; *p != AV_PIX_FMT_NONE; p++) {
     if (*p == self->hw_pix_fmt) {
       self->hw = TRUE;
+      set_active (self, ctx->codec, TRUE);
       return *p;
     }
   }
   /* The hardware cannot take this stream (profile, bit depth, chroma). */
   self->hw = FALSE;
+  set_active (self, ctx->codec, FALSE);
   if (!self->fallback) {
     GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
         ("Device %s cannot decode this %s stream (%s, profile %d) in hardware "
@@ -389,6 +411,9 @@ failed:
   self->ctx = ctx;
   self->codec = codec;
   self->hw = hw;
+  /* a hardware decoder that is a hwaccel may still go to software at its
+   * first picture (get_format()); a wrapper (h264_cuvid) is hardware */
+  set_active (self, codec, hw);
   init_join (self);
   GST_DEBUG_OBJECT (self, "%d thread(s), type 0x%x", ctx->thread_count,
       ctx->active_thread_type);
@@ -1431,6 +1456,12 @@ gst_avhw_dec_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_MAX_BUFFERED:
       g_value_set_uint (value, self->max_buffered);
       break;
+    case PROP_ACTIVE_DECODER:
+      g_value_set_string (value, self->active_decoder);
+      break;
+    case PROP_HARDWARE:
+      g_value_set_boolean (value, self->active_hw);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -1574,6 +1605,29 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
           DEFAULT_PROP_MAX_BUFFERED,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwDec:active-decoder:
+   *
+   * The FFmpeg decoder of the current stream (`h264`, `hevc_cuvid`...), or
+   * of the last one once stopped; %NULL before the first. Notified when it
+   * changes.
+   */
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_DECODER,
+      g_param_spec_string ("active-decoder", "Active decoder",
+          "FFmpeg decoder of the current (or last) stream", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstAvhwDec:hardware:
+   *
+   * Whether #GstAvhwDec:active-decoder decodes on the device's hardware
+   * (%FALSE: in software, as `fallback` allows). For a hwaccel decoder
+   * (`h264` on cuda or vulkan) it is settled at the stream's first
+   * picture. Notified when it changes.
+   */
+  g_object_class_install_property (gobject_class, PROP_HARDWARE,
+      g_param_spec_boolean ("hardware", "Hardware",
+          "Whether the active decoder decodes on the device's hardware",
+          FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));

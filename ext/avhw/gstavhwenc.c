@@ -58,6 +58,8 @@ enum
   PROP_PRESET,
   PROP_TUNE,
   PROP_OPTIONS,
+  PROP_ACTIVE_ENCODER,
+  PROP_HARDWARE,
 };
 
 #define DEFAULT_PROP_ENCODER NULL
@@ -649,10 +651,34 @@ gst_avhw_enc_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_OPTIONS:
       g_value_set_string (value, self->props.options);
       break;
+    case PROP_ACTIVE_ENCODER:
+      g_value_set_string (value, self->active_encoder);
+      break;
+    case PROP_HARDWARE:
+      g_value_set_boolean (value, self->active_hw);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
   GST_OBJECT_UNLOCK (self);
+}
+
+/* The active-encoder and hardware properties: @codec encodes the stream.
+ * They keep the last stream's once it stops. */
+void
+gst_avhw_enc_set_active (GstAvhwEnc * self, const AVCodec * codec)
+{
+  gboolean hw = gst_avhw_enc_codec_is_hardware (codec), changed;
+
+  GST_OBJECT_LOCK (self);
+  changed = self->active_encoder != codec->name || self->active_hw != hw;
+  self->active_encoder = codec->name;
+  self->active_hw = hw;
+  GST_OBJECT_UNLOCK (self);
+  if (changed) {
+    g_object_notify (G_OBJECT (self), "active-encoder");
+    g_object_notify (G_OBJECT (self), "hardware");
+  }
 }
 
 static void
@@ -805,6 +831,27 @@ gst_avhw_enc_class_init (GstAvhwEncClass * klass)
       g_param_spec_string ("options", "Options",
           "Other FFmpeg encoder options: key=value,key2=value2",
           DEFAULT_PROP_OPTIONS, PARAM_READY));
+  /**
+   * GstAvhwEnc:active-encoder:
+   *
+   * The FFmpeg encoder of the current stream (`h264_nvenc`, `libx264`...),
+   * or of the last one once stopped; %NULL before the first. Notified
+   * when it changes.
+   */
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_ENCODER,
+      g_param_spec_string ("active-encoder", "Active encoder",
+          "FFmpeg encoder of the current (or last) stream", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstAvhwEnc:hardware:
+   *
+   * Whether #GstAvhwEnc:active-encoder is a hardware encoder (%FALSE: a
+   * software one, as `fallback` allows). Notified when it changes.
+   */
+  g_object_class_install_property (gobject_class, PROP_HARDWARE,
+      g_param_spec_boolean ("hardware", "Hardware",
+          "Whether the active encoder is a hardware encoder", FALSE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   caps = make_sink_template_caps ();
   gst_element_class_add_pad_template (element_class,

@@ -427,6 +427,7 @@ try_open (GstAvhwEnc * self, const AVCodec * codec, GstBuffer * first,
 
   self->ctx = ctx;
   self->codec = codec;
+  gst_avhw_enc_set_active (self, codec);
   self->need_caps = TRUE;
   self->caps_refused = FALSE;
   GST_INFO_OBJECT (self, "opened %s on %s: %dx%d %s, %s%s", codec->name,

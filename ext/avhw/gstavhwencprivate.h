@@ -34,6 +34,8 @@ struct _GstAvhwEnc
   gchar *fallback;
   GstAvhwEncSettings props;
   gboolean bitrate_changed;
+  const gchar *active_encoder;  /* the active-encoder property */
+  gboolean active_hw;           /* the hardware property */
 
   /* streaming thread */
   GstVideoCodecState *input_state;
@@ -64,6 +66,7 @@ struct _GstAvhwEnc
 GstCaps * gst_avhw_enc_codec_src_caps (enum AVCodecID id);
 gchar ** gst_avhw_enc_fallback_names (GstAvhwEnc * self, GArray * ids);
 gboolean gst_avhw_enc_fallback_is_auto (const gchar * fallback);
+void gst_avhw_enc_set_active (GstAvhwEnc * self, const AVCodec * codec);
 gboolean gst_avhw_enc_fallback_is_off (const gchar * fallback);
 gboolean gst_avhw_enc_codec_accepted (GArray * ids, enum AVCodecID id);
 GArray * gst_avhw_enc_accepted_codecs (GstAvhwEnc * self);

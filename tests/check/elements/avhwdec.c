@@ -645,12 +645,15 @@ GST_START_TEST (test_fallback_warns)
   } else {
     p = make_clip ("fb.h264", "video/x-raw,format=I420,width=64,height=48",
         "speed-preset=ultrafast", 3);
-    desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec ! "
-        "avhwdownload", p);
+    desc = g_strdup_printf ("filesrc location=%s ! h264parse ! avhwdec "
+        "name=dec ! avhwdownload", p);
     decode (desc, &r);
     fail_unless (r.error == NULL, "%s", r.error);
     fail_unless (r.warned, "no warning about software decoding");
     fail_unless_equals_int (r.frames, 3);
+    /* the properties say so too (issue 28) */
+    fail_unless_equals_string (r.decoder, "h264");
+    fail_unless (!r.hardware);
     result_clear (&r);
     g_free (desc);
     g_free (p);

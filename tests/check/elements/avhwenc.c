@@ -287,6 +287,16 @@ encode_decode (const gchar * desc, GstVideoFormat format, gboolean fallback)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless (check_messages (bus, "encoding in software") || !fallback,
       "no warning about the software fallback");
+  {
+    gchar *active = NULL;
+    gboolean hw = TRUE;
+
+    g_object_get (enc, "active-encoder", &active, "hardware", &hw, NULL);
+    fail_unless (active != NULL, "no active-encoder");
+    fail_unless (!fallback || (!hw && g_str_has_prefix (active, "lib")),
+        "%s (hardware %d) after a software fallback", active, hw);
+    g_free (active);
+  }
 
   /* what the encoder made: DTS increasing at least a millisecond at a
    * time (a container's timescale keeps them apart; a parser takes a

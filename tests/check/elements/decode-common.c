@@ -62,6 +62,8 @@ typedef struct
   gchar *error_message;         /* its message alone */
   gboolean warned;
   GString *warnings;            /* every warning's message, a line each */
+  gchar *decoder;               /* active-decoder of the avhwdec named dec */
+  gboolean hardware;            /* its hardware property */
 } DecodeResult;
 
 G_GNUC_UNUSED static void
@@ -70,6 +72,7 @@ result_clear (DecodeResult * r)
   g_checksum_free (r->md5);
   g_free (r->error);
   g_free (r->error_message);
+  g_free (r->decoder);
   g_string_free (r->warnings, TRUE);
 }
 
@@ -182,6 +185,15 @@ decode_full (const gchar * desc, DecodeResult * r, DecodeSampleFunc func,
   }
   gst_caps_replace (&last_caps, NULL);
   gst_element_set_state (p, GST_STATE_NULL);
+  {
+    GstElement *dec = gst_bin_get_by_name (GST_BIN (p), "dec");
+
+    if (dec && g_object_class_find_property (G_OBJECT_GET_CLASS (dec),
+            "active-decoder"))
+      g_object_get (dec, "active-decoder", &r->decoder, "hardware",
+          &r->hardware, NULL);
+    gst_clear_object (&dec);
+  }
   gst_object_unref (bus);
   gst_object_unref (sink);
   gst_object_unref (p);
