@@ -139,10 +139,12 @@ gst_avhw_element_device_ensure (GstAvhwElementDevice * d, GstElement * element)
 
   /* ensure() runs the context flow, during which set_context() fills
    * d->device; it reads and writes the same slot, from this thread. */
+  d->resolving = TRUE;
   if (d->adopt_auto && is_auto (want))
     ok = gst_avhw_find_element_device (element, want, &d->device, &err);
   else
     ok = gst_avhw_ensure_element_device (element, want, &d->device, &err);
+  d->resolving = FALSE;
   if (!ok) {
     GST_ELEMENT_ERROR (element, RESOURCE, OPEN_READ_WRITE,
         ("Could not open avhw device \"%s\".", want),
@@ -245,12 +247,26 @@ gst_avhw_element_device_query (GstAvhwElementDevice * d, GstElement * element,
   GstAvhwDevice *dev = NULL;
   gboolean ret;
 
+  gboolean named;
+
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
     return FALSE;
   g_mutex_lock (&d->lock);
   if (d->device)
     dev = gst_object_ref (d->device);
+  named = !dev && !d->resolving && !is_auto (d->device_string);
   g_mutex_unlock (&d->lock);
+  /* A neighbour at device=auto asks before this element, which names its
+   * device, has reached READY (state changes go from the sinks up, so
+   * `avhwdec device=opencl ! avhwenc` asks avhwdec while it is still in
+   * NULL): open the named device now, as READY would, so that the whole
+   * pipeline is on it (docs/elements.md, "Devices"). */
+  if (named && gst_avhw_element_device_ensure (d, element)) {
+    g_mutex_lock (&d->lock);
+    if (d->device)
+      dev = gst_object_ref (d->device);
+    g_mutex_unlock (&d->lock);
+  }
   ret = gst_avhw_handle_context_query (element, query, dev);
   gst_clear_object (&dev);
   return ret;

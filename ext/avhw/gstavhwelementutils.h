@@ -29,6 +29,9 @@ typedef struct
   /* The device a session is counted on (avhwdec, avhwenc: READY->PAUSED
    * to PAUSED->READY), for placement by load. */
   GstAvhwDevice *session;
+  /* in gst_avhw_element_device_ensure(): context queries from the
+   * neighbours it asks are not answered by opening a device */
+  gboolean resolving;
 } GstAvhwElementDevice;
 
 void gst_avhw_element_device_install_properties (GObjectClass * klass);

@@ -137,6 +137,71 @@ GST_START_TEST (test_download_takes_upstream_device)
 
 GST_END_TEST;
 
+/* A device named on one element reaches its neighbours at device=auto,
+ * upstream or downstream, through queue, tee and parsers, whichever of
+ * them reaches READY first (issue 28: `avhwdec device=opencl ! avhwenc`
+ * encoded on vulkan:0): every element of each pipeline reports the named
+ * device. "a" names it; "b" and "c" are left at auto. */
+GST_START_TEST (test_named_device_reaches_neighbours)
+{
+  const gchar *pipelines[] = {
+    "avhwupload name=a device=%s ! avhwenc name=b ! fakesink",
+    "avhwupload name=a device=%s ! queue ! avhwenc name=b ! fakesink",
+    "avhwenc name=a device=%s ! h264parse ! avhwdec name=b ! "
+        "avhwdownload name=c ! fakesink",
+    "avhwupload name=a device=%s ! avhwconvertscale name=b ! "
+        "avhwdownload name=c ! fakesink",
+    "avhwupload name=b ! avhwconvertscale name=a device=%s ! "
+        "avhwdownload name=c ! fakesink",
+    "avhwupload name=b ! tee ! queue ! avhwenc name=a device=%s ! fakesink",
+  };
+  gchar *other = other_backend ();
+  guint i;
+
+  fail_unless (other != NULL, "needs two backends with devices (vulkan and "
+      "opencl on a machine without a GPU)");
+  for (i = 0; i < G_N_ELEMENTS (pipelines); i++) {
+    gchar *tail = g_strdup_printf (pipelines[i], other);
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=I420,width=64,height=48 ! %s", tail);
+    GstElement *p = gst_parse_launch (desc, NULL);
+    const gchar *names[] = { "a", "b", "c" };
+    GstAvhwDevice *named;
+    gchar *err;
+    guint j;
+
+    fail_unless (p != NULL, "%s", desc);
+    err = run (p);
+    fail_unless (err == NULL, "%s: %s", desc, err);
+    named = active_device (p, "a");
+    fail_unless (named != NULL, "%s: a has no device", desc);
+    fail_unless_equals_string (gst_avhw_backend_get_name
+        (gst_avhw_device_get_backend (named)), other);
+    for (j = 1; j < G_N_ELEMENTS (names); j++) {
+      GstElement *e = gst_bin_get_by_name (GST_BIN (p), names[j]);
+      GstAvhwDevice *dev;
+
+      if (!e)
+        continue;
+      gst_object_unref (e);
+      dev = active_device (p, names[j]);
+      fail_unless (dev == named, "%s: %s on %s, a on %s", desc, names[j],
+          dev ? gst_avhw_device_get_name (dev) : "none",
+          gst_avhw_device_get_name (named));
+      gst_clear_object (&dev);
+    }
+    g_print ("  %s: all on %s\n", tail, gst_avhw_device_get_name (named));
+    gst_object_unref (named);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    g_free (desc);
+    g_free (tail);
+  }
+  g_free (other);
+}
+
+GST_END_TEST;
+
 /* System memory passes through avhwdownload: no device is opened for it. */
 GST_START_TEST (test_download_passthrough_opens_nothing)
 {
@@ -327,6 +392,7 @@ context_suite (void)
   tcase_add_test (tc, test_elements_share_one_device);
   tcase_add_test (tc, test_download_takes_upstream_device);
   tcase_add_test (tc, test_download_passthrough_opens_nothing);
+  tcase_add_test (tc, test_named_device_reaches_neighbours);
   tcase_add_test (tc, test_application_device_from_bus);
   tcase_add_test (tc, test_application_device_on_pipelines);
   tcase_add_test (tc, test_sequential_pipelines_reuse);
