@@ -146,9 +146,11 @@ gst_avhw_element_device_ensure (GstAvhwElementDevice * d, GstElement * element)
     ok = gst_avhw_ensure_element_device (element, want, &d->device, &err);
   d->resolving = FALSE;
   if (!ok) {
+    /* the cause in the message, not only in the debug string: it is
+     * what a user can act on (a missing driver library, no such index) */
     GST_ELEMENT_ERROR (element, RESOURCE, OPEN_READ_WRITE,
-        ("Could not open avhw device \"%s\".", want),
-        ("%s", err ? err->message : "unknown error"));
+        ("Could not open avhw device \"%s\": %s", want,
+            err ? err->message : "unknown error"), (NULL));
     g_clear_error (&err);
   } else if (d->device) {
     GST_INFO_OBJECT (element, "using device %s",

@@ -395,6 +395,18 @@ gst_avhw_enc_apply_settings (AVCodecContext * ctx,
   /* A forced key unit should be a point a decoder can start from. */
   if (has_priv_option (ctx, "forced-idr"))
     av_opt_set (ctx->priv_data, "forced-idr", "1", 0);
+  /* x265 prints to stderr itself, not through av_log (26 lines per stream
+   * at its default level): quiet unless FFmpeg's log (avhw-ffmpeg) is
+   * wanted at INFO or more. An x265-params in options replaces this. */
+  if (family_of (ctx->codec) == FAMILY_X265
+      && has_priv_option (ctx, "x265-params")) {
+    GstDebugCategory *cat = _gst_debug_get_category ("avhw-ffmpeg");
+    gboolean loud = cat && gst_debug_category_get_threshold (cat) >=
+        GST_LEVEL_INFO;
+
+    av_opt_set (ctx->priv_data, "x265-params", loud ? "log-level=info" :
+        "log-level=none", 0);
+  }
   if (s->options && !apply_options (ctx, s->options, error))
     return FALSE;
   return TRUE;

@@ -62,6 +62,8 @@ static guint64 n_device_opens, n_frames_created;
 static void
 device_entry_free (DeviceEntry * e)
 {
+  if (e->device)
+    GST_OBJECT_FLAG_UNSET (e->device, GST_OBJECT_FLAG_MAY_BE_LEAKED);
   gst_clear_object (&e->device);
   g_free (e);
 }
@@ -145,6 +147,11 @@ get_or_create (const gchar * key, CreateFunc create, gpointer data,
   g_mutex_lock (&lock);
   if (device) {
     entry->device = gst_object_ref (device);
+    /* held by the cache until gst_avhw_cache_clear(), also past
+     * gst_deinit(): not a leak for GStreamer's leaks tracer (as its own
+     * process-wide objects); a reference left elsewhere still shows once
+     * the cache lets go */
+    GST_OBJECT_FLAG_SET (device, GST_OBJECT_FLAG_MAY_BE_LEAKED);
     GST_INFO ("cached new device %s", key);
   } else {
     g_hash_table_remove (devices, key);
