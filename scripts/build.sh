@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/builddir.sh
 
-opts=(-Dwerror=true)
+# prefix /usr: the distribution's layout, which tests/install checks
+opts=(-Dwerror=true --prefix=/usr)
 if [ -f ../shared/media/MANIFEST.tsv ]; then
   opts+=("-Dmedia-dir=$(cd ../shared/media && pwd)")
 fi
