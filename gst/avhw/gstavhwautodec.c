@@ -1,4 +1,5 @@
-/* gst-avhw: per-backend, per-codec decoder features for autoplugging
+/* gst-avhw: per-backend, per-codec decoder and encoder features for
+ * autoplugging
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -28,6 +29,12 @@ GST_DEBUG_CATEGORY_STATIC (avhw_autodec_debug);
  * registers nothing for it, and decodebin falls back to software. Backend
  * plugins depend on their device files, so the registry rescans them, and
  * these features change, when hardware comes or goes.
+ *
+ * Encoders the same way, for encodebin, transcodebin and gst-transcoder:
+ * `avhw<backend><codec>enc` (a bin around `avhwenc`), for each codec a
+ * present device encodes in hardware as its backend says
+ * (#GstAvhwBackendClass.device_encodes), with rank %GST_AVHW_AUTOENC_RANK,
+ * above the software encoders.
  */
 
 typedef struct
@@ -35,6 +42,7 @@ typedef struct
   gchar *backend;
   gchar *codec_nick;
   enum AVCodecID codec_id;
+  gboolean encoder;             /* a bin around avhwenc, not avhwdec */
 } AutodecClassData;
 
 typedef struct
@@ -87,9 +95,13 @@ autodec_change_state (GstElement * element, GstStateChange transition)
   GstAvhwAutodec *self = (GstAvhwAutodec *) element;
 
   if (transition == GST_STATE_CHANGE_NULL_TO_READY && !self->dec) {
+    const AutodecClassData *cdata =
+        ((GstAvhwAutodecClass *) G_OBJECT_GET_CLASS (element))->cdata;
+
     GST_ELEMENT_ERROR (element, CORE, MISSING_PLUGIN,
-        ("The avhwdec element is missing: install gst-avhw's elements "
-            "plugin (libgstavhw.so) next to its backends."), (NULL));
+        ("The %s element is missing: install gst-avhw's elements "
+            "plugin (libgstavhw.so) next to its backends.",
+            cdata->encoder ? "avhwenc" : "avhwdec"), (NULL));
     return GST_STATE_CHANGE_FAILURE;
   }
   return parent_class->change_state (element, transition);
@@ -101,8 +113,11 @@ autodec_class_init (gpointer g_class, gpointer class_data)
   GObjectClass *gobject_class = G_OBJECT_CLASS (g_class);
   GstElementClass *element_class = GST_ELEMENT_CLASS (g_class);
   const AutodecClassData *cdata = class_data;
-  GstCaps *sink = gst_avhw_codec_get_caps (cdata->codec_id);
-  GstCaps *src = gst_caps_from_string ("video/x-raw(ANY)");
+  GstCaps *coded = gst_avhw_codec_get_caps (cdata->codec_id);
+  GstCaps *raw = gst_caps_from_string ("video/x-raw(ANY)");
+  GstCaps *sink = cdata->encoder ? raw : coded;
+  GstCaps *src = cdata->encoder ? coded : raw;
+  const gchar *what = cdata->encoder ? "encoder" : "decoder";
   gchar *longname, *desc;
 
   parent_class = g_type_class_peek_parent (g_class);
@@ -112,8 +127,8 @@ autodec_class_init (gpointer g_class, gpointer class_data)
   /**
    * GstAvhwAutodec:device:
    *
-   * The device, as avhwdec's `device`; defaults to the backend (its least
-   * busy device).
+   * The device, as avhwdec's (avhwenc's) `device`; defaults to the
+   * backend (its least busy device).
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
@@ -126,13 +141,15 @@ autodec_class_init (gpointer g_class, gpointer class_data)
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
-  longname = g_strdup_printf ("avhw %s %s decoder", cdata->backend,
-      cdata->codec_nick);
-  desc = g_strdup_printf ("Decodes %s in hardware on %s devices through "
-      "FFmpeg (avhwdec device=%s)", cdata->codec_nick, cdata->backend,
+  longname = g_strdup_printf ("avhw %s %s %s", cdata->backend,
+      cdata->codec_nick, what);
+  desc = g_strdup_printf ("%s %s in hardware on %s devices through "
+      "FFmpeg (avhw%s device=%s)", cdata->encoder ? "Encodes" : "Decodes",
+      cdata->codec_nick, cdata->backend, cdata->encoder ? "enc" : "dec",
       cdata->backend);
-  gst_element_class_set_metadata (element_class, longname,
-      "Codec/Decoder/Video/Hardware", desc, "gst-avhw developers");
+  gst_element_class_set_metadata (element_class, longname, cdata->encoder ?
+      "Codec/Encoder/Video/Hardware" : "Codec/Decoder/Video/Hardware", desc,
+      "gst-avhw developers");
   g_free (longname);
   g_free (desc);
   gst_caps_unref (sink);
@@ -148,7 +165,8 @@ autodec_init (GTypeInstance * instance, gpointer g_class)
   const gchar *names[] = { "sink", "src" };
   guint i;
 
-  self->dec = gst_element_factory_make ("avhwdec", NULL);
+  self->dec = gst_element_factory_make (cdata->encoder ? "avhwenc" :
+      "avhwdec", NULL);
   if (!self->dec)
     return;
   g_object_set (self->dec, "device", cdata->backend, NULL);
@@ -178,6 +196,77 @@ sanitize (const gchar * s, gboolean capitalize)
   return g_string_free (out, FALSE);
 }
 
+/* Registers avhw<backend><codec>dec (or enc) for every codec a present
+ * device of @backend decodes (encodes) in hardware; the count. */
+static guint
+register_kind (GstPlugin * plugin, GstAvhwBackend * backend, gboolean encoder)
+{
+  const gchar *bname = gst_avhw_backend_get_name (backend);
+  const gchar *suffix = encoder ? "enc" : "dec";
+  const enum AVCodecID *ids;
+  guint n, i, registered = 0;
+  gchar *reason = NULL;
+
+  GST_DEBUG_CATEGORY_INIT (avhw_autodec_debug, "avhwautodec", 0,
+      "gst-avhw autoplugging decoders and encoders");
+  if (gst_avhw_backend_get_n_devices (backend, &reason) == 0) {
+    GST_INFO ("backend %s: no device (%s), no autoplug %s", bname, reason,
+        encoder ? "encoder" : "decoder");
+    g_free (reason);
+    return 0;
+  }
+  ids = gst_avhw_codec_list (&n);
+  for (i = 0; i < n; i++) {
+    AutodecClassData *cdata;
+    GTypeInfo info = { 0, };
+    gchar *b, *B, *c, *C, *type_name, *element_name;
+    GType type;
+    guint d, n_devices = gst_avhw_backend_get_n_devices (backend, NULL);
+    gboolean does = FALSE;
+
+    for (d = 0; d < n_devices && !does; d++)
+      does = encoder ?
+          gst_avhw_backend_device_encodes (backend, d, ids[i], NULL) :
+          gst_avhw_backend_device_decodes (backend, d, ids[i], NULL);
+    if (!does)
+      continue;
+    b = sanitize (bname, FALSE);
+    B = sanitize (bname, TRUE);
+    c = sanitize (gst_avhw_codec_get_nick (ids[i]), FALSE);
+    C = sanitize (gst_avhw_codec_get_nick (ids[i]), TRUE);
+    type_name = g_strdup_printf ("GstAvhw%s%s%s", B, C, encoder ? "Enc" :
+        "Dec");
+    element_name = g_strdup_printf ("avhw%s%s%s", b, c, suffix);
+
+    type = g_type_from_name (type_name);
+    if (!type) {
+      cdata = g_new0 (AutodecClassData, 1);
+      cdata->backend = g_strdup (bname);
+      cdata->codec_nick = g_strdup (gst_avhw_codec_get_nick (ids[i]));
+      cdata->codec_id = ids[i];
+      cdata->encoder = encoder;
+      info.class_size = sizeof (GstAvhwAutodecClass);
+      info.class_init = autodec_class_init;
+      info.class_data = cdata;
+      info.instance_size = sizeof (GstAvhwAutodec);
+      info.instance_init = autodec_init;
+      type = g_type_register_static (GST_TYPE_BIN, type_name, &info, 0);
+    }
+    if (gst_element_register (plugin, element_name, encoder ?
+            GST_AVHW_AUTOENC_RANK : GST_AVHW_AUTODEC_RANK, type)) {
+      GST_INFO ("registered %s", element_name);
+      registered++;
+    }
+    g_free (b);
+    g_free (B);
+    g_free (c);
+    g_free (C);
+    g_free (type_name);
+    g_free (element_name);
+  }
+  return registered;
+}
+
 /**
  * gst_avhw_autodec_register:
  * @plugin: the backend's plugin
@@ -191,62 +280,22 @@ sanitize (const gchar * s, gboolean capitalize)
 guint
 gst_avhw_autodec_register (GstPlugin * plugin, GstAvhwBackend * backend)
 {
-  const gchar *bname = gst_avhw_backend_get_name (backend);
-  const enum AVCodecID *ids;
-  guint n, i, registered = 0;
-  gchar *reason = NULL;
+  return register_kind (plugin, backend, FALSE);
+}
 
-  GST_DEBUG_CATEGORY_INIT (avhw_autodec_debug, "avhwautodec", 0,
-      "gst-avhw autoplugging decoders");
-  if (gst_avhw_backend_get_n_devices (backend, &reason) == 0) {
-    GST_INFO ("backend %s: no device (%s), no autoplug decoder", bname, reason);
-    g_free (reason);
-    return 0;
-  }
-  ids = gst_avhw_codec_list (&n);
-  for (i = 0; i < n; i++) {
-    AutodecClassData *cdata;
-    GTypeInfo info = { 0, };
-    gchar *b, *B, *c, *C, *type_name, *element_name;
-    GType type;
-    guint d, n_devices = gst_avhw_backend_get_n_devices (backend, NULL);
-    gboolean decodes = FALSE;
-
-    for (d = 0; d < n_devices && !decodes; d++)
-      decodes = gst_avhw_backend_device_decodes (backend, d, ids[i], NULL);
-    if (!decodes)
-      continue;
-    b = sanitize (bname, FALSE);
-    B = sanitize (bname, TRUE);
-    c = sanitize (gst_avhw_codec_get_nick (ids[i]), FALSE);
-    C = sanitize (gst_avhw_codec_get_nick (ids[i]), TRUE);
-    type_name = g_strdup_printf ("GstAvhw%s%sDec", B, C);
-    element_name = g_strdup_printf ("avhw%s%sdec", b, c);
-
-    type = g_type_from_name (type_name);
-    if (!type) {
-      cdata = g_new0 (AutodecClassData, 1);
-      cdata->backend = g_strdup (bname);
-      cdata->codec_nick = g_strdup (gst_avhw_codec_get_nick (ids[i]));
-      cdata->codec_id = ids[i];
-      info.class_size = sizeof (GstAvhwAutodecClass);
-      info.class_init = autodec_class_init;
-      info.class_data = cdata;
-      info.instance_size = sizeof (GstAvhwAutodec);
-      info.instance_init = autodec_init;
-      type = g_type_register_static (GST_TYPE_BIN, type_name, &info, 0);
-    }
-    if (gst_element_register (plugin, element_name, GST_AVHW_AUTODEC_RANK,
-            type)) {
-      GST_INFO ("registered %s", element_name);
-      registered++;
-    }
-    g_free (b);
-    g_free (B);
-    g_free (c);
-    g_free (C);
-    g_free (type_name);
-    g_free (element_name);
-  }
-  return registered;
+/**
+ * gst_avhw_autoenc_register:
+ * @plugin: the backend's plugin
+ * @backend: the backend, probed without opening a device
+ *
+ * Registers `avhw<backend><codec>enc` for every codec a present device of
+ * @backend encodes in hardware (gst_avhw_backend_device_encodes()).
+ * gst_avhw_backend_register() calls it.
+ *
+ * Returns: the number of encoders registered
+ */
+guint
+gst_avhw_autoenc_register (GstPlugin * plugin, GstAvhwBackend * backend)
+{
+  return register_kind (plugin, backend, TRUE);
 }

@@ -318,9 +318,10 @@ gst_avhw_backend_init (GstAvhwBackend * backend)
  *
  * Registers @type with gst_dynamic_type_register() so the library finds it
  * through the GStreamer registry and loads the plugin only when a backend is
- * needed, and registers the backend's autoplugging decoders
- * (`avhw<backend><codec>dec`, see gst_avhw_autodec_register()) for the
- * codecs its present devices decode in hardware. The type name must be of
+ * needed, and registers the backend's autoplugging decoders and encoders
+ * (`avhw<backend><codec>dec` and `...enc`, see gst_avhw_autodec_register()
+ * and gst_avhw_autoenc_register()) for the codecs its present devices
+ * decode or encode in hardware. The type name must be of
  * the form `GstAvhw<Name>Backend`. Call it from the backend plugin's
  * plugin_init.
  *
@@ -350,6 +351,7 @@ gst_avhw_backend_register (GstPlugin * plugin, GType type)
 
     gst_object_ref_sink (probe);
     gst_avhw_autodec_register (plugin, probe);
+    gst_avhw_autoenc_register (plugin, probe);
     gst_object_unref (probe);
   }
   g_type_class_unref (klass);
@@ -824,6 +826,44 @@ gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
     return 0;
   return KLASS (backend)->decode_frame_threads (backend, index, codec_id,
       reason);
+}
+
+/**
+ * gst_avhw_backend_device_encodes: (skip)
+ * @backend: a #GstAvhwBackend
+ * @index: device index
+ * @codec_id: the codec
+ * @reason: (out) (optional) (transfer full) (nullable): why not
+ *
+ * Returns: whether device @index encodes @codec_id in hardware, as the
+ *   backend knows from the driver; %FALSE with @reason where it does not,
+ *   where FFmpeg has no encoder for the backend's devices, or where the
+ *   backend cannot tell
+ */
+gboolean
+gst_avhw_backend_device_encodes (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, gchar ** reason)
+{
+  GPtrArray *c;
+  gboolean any;
+
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  c = gst_avhw_backend_get_encoders (backend, codec_id);
+  any = c->len > 0;
+  g_ptr_array_unref (c);
+  if (!any) {
+    if (reason)
+      *reason = g_strdup_printf ("no FFmpeg encoder drives %s devices for %s",
+          KLASS (backend)->name, avcodec_get_name (codec_id));
+    return FALSE;
+  }
+  if (!KLASS (backend)->device_encodes) {
+    if (reason)
+      *reason = g_strdup_printf ("backend %s cannot tell before an encoder "
+          "opens", KLASS (backend)->name);
+    return FALSE;
+  }
+  return KLASS (backend)->device_encodes (backend, index, codec_id, reason);
 }
 
 /**

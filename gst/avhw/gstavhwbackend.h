@@ -225,6 +225,14 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   frame thread, whatever its threads property asks. Called only where
  *   @device_decodes says yes. Optional; absent: any (added after contract
  *   version 1 in a reserved slot).
+ * @device_encodes: whether device @index encodes @codec_id in hardware,
+ *   asked of the driver cheaply (no encoder session where it can be
+ *   avoided); when not, @reason (nullable) says why, newly allocated. Where
+ *   it says yes, gst_avhw_backend_register() registers an autoplugging
+ *   encoder `avhw<backend><codec>enc` for encodebin and transcodebin.
+ *   Optional; absent: not known, nothing is registered (avhwenc still
+ *   tries the backend's encoders when it opens) (added after contract
+ *   version 1 in a reserved slot).
  * @frames_get_buffer: a new frame of the frames context @frames_ctx into
  *   @frame, as av_hwframe_get_buffer() (its return value). For a backend
  *   whose FFmpeg hwcontext uses a device queue while allocating, so that
@@ -320,9 +328,11 @@ struct _GstAvhwBackendClass
       AVFrame * frame);
   guint (*decode_frame_threads) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id, gchar ** reason);
+  gboolean (*device_encodes) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, gchar ** reason);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 14];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 15];
 };
 
 /**
@@ -422,6 +432,10 @@ gboolean gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend,
 
 GST_AVHW_API
 guint gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_device_encodes (GstAvhwBackend * backend,
     guint index, enum AVCodecID codec_id, gchar ** reason);
 
 GST_AVHW_API

@@ -1,10 +1,13 @@
 /* gst-avhw tests: decodebin picks avhw decoders when a device decodes the
- * codec in hardware, and software otherwise
+ * codec in hardware, and software otherwise; encodebin picks avhw encoders
+ * when a device encodes the codec in hardware
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <glib/gstdio.h>
 
 #include "../avhw-test-utils.h"
 
@@ -24,12 +27,35 @@ static GType gst_avhw_hwtest_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwHwtestBackend, gst_avhw_hwtest_backend,
     GST_TYPE_AVHW_BACKEND);
 
+/* ... and an H.264 encoder: libx264 as its candidate, standing in for a
+ * hardware encoder the backend knows of from the driver. */
+static void
+hwtest_get_encoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
+{
+  if (id == AV_CODEC_ID_H264)
+    g_ptr_array_add (out, (gpointer) avcodec_find_encoder_by_name ("libx264"));
+}
+
+static gboolean
+hwtest_device_encodes (GstAvhwBackend * b, guint index, enum AVCodecID id,
+    gchar ** reason)
+{
+  if (id == AV_CODEC_ID_H264)
+    return TRUE;
+  if (reason)
+    *reason = g_strdup ("the test device encodes H.264 only");
+  return FALSE;
+}
+
 static void
 gst_avhw_hwtest_backend_class_init (GstAvhwHwtestBackendClass * k)
 {
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
+
   gst_avhw_backend_class_init_contract (k);
-  avhw_test_h264_backend_setup (GST_AVHW_BACKEND_CLASS (k), "hwtest",
-      "memory:AVHWHwtest");
+  avhw_test_h264_backend_setup (b, "hwtest", "memory:AVHWHwtest");
+  b->get_encoders = hwtest_get_encoders;
+  b->device_encodes = hwtest_device_encodes;
 }
 
 static void
@@ -90,6 +116,39 @@ decodebin_factories (guint * frames)
   return names;
 }
 
+typedef struct
+{
+  guint frames;
+} DecodedCount;
+
+/* The frames of the MP4 file @path, decoded by GStreamer's software
+ * decoder. */
+static void
+count_decoded (const gchar * path, DecodedCount * c)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! h264parse "
+      "! avdec_h264 ! fakesink name=sink", path);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstStructure *st = NULL;
+  GstMessage *msg;
+  guint64 n = 0;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", desc);
+  gst_message_unref (msg);
+  g_object_get (sink, "stats", &st, NULL);
+  gst_structure_get_uint64 (st, "rendered", &n);
+  gst_structure_free (st);
+  c->frames = (guint) n;
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (desc);
+}
+
 static gboolean
 has (GPtrArray * names, const gchar * name)
 {
@@ -145,6 +204,26 @@ GST_START_TEST (test_features_match_hardware)
       g_print ("%s: %s\n", name, f ? "registered" : "not registered");
       gst_clear_object (&f);
       g_free (name);
+
+      /* encoders: exactly where the backend says a device encodes */
+      {
+        gboolean encodes = FALSE;
+
+        name = g_strdup_printf ("avhw%s%senc", b,
+            gst_avhw_codec_get_nick (ids[i]));
+        f = gst_element_factory_find (name);
+        for (d = 0; d < n_dev; d++)
+          encodes |= gst_avhw_backend_device_encodes (l->data, d, ids[i], NULL);
+        if (present && encodes) {
+          fail_unless (f != NULL, "%s missing", name);
+          fail_unless_equals_int (gst_plugin_feature_get_rank
+              (GST_PLUGIN_FEATURE (f)), GST_AVHW_AUTOENC_RANK);
+        } else {
+          fail_unless (f == NULL, "%s registered without hardware", name);
+        }
+        gst_clear_object (&f);
+        g_free (name);
+      }
     }
   }
   g_list_free_full (list, gst_object_unref);
@@ -208,6 +287,82 @@ GST_START_TEST (test_hardware_decoder_is_picked)
 
 GST_END_TEST;
 
+/* The test backend's device encodes H.264: avhwhwtesth264enc is
+ * registered above x264enc, nothing for H.265, and encodebin takes it for
+ * an MP4/H.264 profile; the file has every frame. */
+GST_START_TEST (test_hardware_encoder_is_picked)
+{
+  gchar *tmp = g_dir_make_tmp ("avhw-autoenc-XXXXXX", NULL);
+  gchar *out = g_build_filename (tmp, "out.mp4", NULL);
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=10 ! "
+      "video/x-raw,width=64,height=48,framerate=25/1 ! encodebin name=e "
+      "profile=video/quicktime,variant=iso:video/x-h264 ! filesink "
+      "location=%s", out);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GstElementFactory *f;
+  GstElement *p, *e;
+  GstMessage *msg;
+  GError *err = NULL;
+  DecodedCount count = { 0, };
+
+  fail_unless (gst_plugin_register_static (GST_VERSION_MAJOR,
+          GST_VERSION_MINOR, "avhwhwtest", "test backend", plugin_init,
+          VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME,
+          GST_PACKAGE_ORIGIN));
+  f = gst_element_factory_find ("avhwhwtesth264enc");
+  fail_unless (f != NULL);
+  fail_unless (gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)) >
+      GST_RANK_PRIMARY);
+  gst_object_unref (f);
+  fail_if (gst_element_factory_find ("avhwhwtesth265enc") != NULL);
+
+  p = gst_parse_launch (desc, &err);
+  fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "");
+  e = gst_bin_get_by_name (GST_BIN (p), "e");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "encodebin did not reach EOS");
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  {
+    /* encodebin made its encoder when the pad was requested, at parse
+     * time: what it holds now */
+    GstIterator *it = gst_bin_iterate_recurse (GST_BIN (e));
+    GValue v = G_VALUE_INIT;
+
+    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+      GstElement *el = g_value_get_object (&v);
+      GstElementFactory *ef = gst_element_get_factory (el);
+
+      g_print ("encodebin used %s (%s)\n", G_OBJECT_TYPE_NAME (el),
+          ef ? GST_OBJECT_NAME (ef) : "no factory");
+      g_ptr_array_add (names, g_strdup (G_OBJECT_TYPE_NAME (el)));
+      g_value_reset (&v);
+    }
+    g_value_unset (&v);
+    gst_iterator_free (it);
+  }
+  /* the test backend's encoder, an avhwenc inside, no x264enc (a real
+   * device that encodes H.264 has the same rank and may be taken instead:
+   * an avhwenc either way) */
+  fail_unless (has (names, "GstAvhwEnc"), "encodebin picked no avhw encoder");
+  fail_if (has (names, "GstX264Enc"));
+  count_decoded (out, &count);
+  fail_unless_equals_int (count.frames, 10);
+  g_ptr_array_unref (names);
+  gst_object_unref (e);
+  gst_object_unref (p);
+  g_remove (out);
+  g_rmdir (tmp);
+  g_free (out);
+  g_free (tmp);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 static Suite *
 autoplug_suite (void)
 {
@@ -247,6 +402,7 @@ autoplug_suite (void)
   tcase_add_test (tc, test_features_match_hardware);
   tcase_add_test (tc, test_software_without_hardware);
   tcase_add_test (tc, test_hardware_decoder_is_picked);
+  tcase_add_test (tc, test_hardware_encoder_is_picked);
   return s;
 }
 
