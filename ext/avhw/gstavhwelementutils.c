@@ -273,3 +273,28 @@ gst_avhw_element_device_query (GstAvhwElementDevice * d, GstElement * element,
   gst_clear_object (&dev);
   return ret;
 }
+
+/* Once per stream (*@noted): @buffer holds a frame of another device than
+ * @own, @element's, and is copied through system memory to it (the
+ * elements name different devices). Says so on the bus, as an INFO
+ * message, and in the debug log, so the copy is never a surprise. */
+void
+gst_avhw_element_note_device_copy (GstElement * element, gboolean * noted,
+    GstBuffer * buffer, GstAvhwDevice * own)
+{
+  GstAvhwDevice *from;
+
+  if (*noted || !buffer || !own)
+    return;
+  from = gst_avhw_buffer_get_device (buffer);
+  if (!from || from == own)
+    return;
+  *noted = TRUE;
+  GST_INFO_OBJECT (element, "frames of %s copied to %s through system memory",
+      gst_avhw_device_get_name (from), gst_avhw_device_get_name (own));
+  GST_ELEMENT_INFO (element, RESOURCE, SETTINGS,
+      ("Frames come from device %s and %s works on %s: each frame is copied "
+          "through system memory (name the same device on both elements to "
+          "keep frames on one device).", gst_avhw_device_get_name (from),
+          GST_ELEMENT_NAME (element), gst_avhw_device_get_name (own)), (NULL));
+}

@@ -55,5 +55,7 @@ void gst_avhw_element_device_end_session (GstAvhwElementDevice * d,
     GstElement * element);
 gboolean gst_avhw_element_device_query (GstAvhwElementDevice * d,
     GstElement * element, GstQuery * query);
+void gst_avhw_element_note_device_copy (GstElement * element,
+    gboolean * noted, GstBuffer * buffer, GstAvhwDevice * own);
 
 G_END_DECLS

@@ -433,6 +433,7 @@ gst_avhw_enc_start (GstVideoEncoder * encoder)
   self->frame = av_frame_alloc ();
   self->pkt = av_packet_alloc ();
   self->warned_fallback = FALSE;
+  self->noted_copy = FALSE;
   gst_avhw_enc_ts_reset (&self->ts);
   return self->frame && self->pkt;
 }

@@ -383,14 +383,19 @@ gst_avhw_enc_prepare_frame (GstAvhwEnc * self, GstBuffer * buffer,
   gboolean ok;
 
   if (!self->hw_frames) {
-    if (in)
+    if (in) {
+      gst_avhw_element_note_device_copy (GST_ELEMENT (self),
+          &self->noted_copy, buffer, GST_AVHW_ENC_DEVICE (self));
       return download_frame (self, buffer, in, out, error);
+    }
     /* the buffer's planes, mapped as long as the encoder holds them */
     return gst_avhw_frame_wrap_buffer (out, buffer, info, GST_MAP_READ, error);
   }
 
   if (in && gst_avhw_enc_frame_is_ours (self, in))
     return ref_device_frame (buffer, in, out);
+  gst_avhw_element_note_device_copy (GST_ELEMENT (self), &self->noted_copy,
+      buffer, GST_AVHW_ENC_DEVICE (self));
 
   if (!self->upload_frames) {
     /* the encoder's own frames, or when it reads the incoming ones (which

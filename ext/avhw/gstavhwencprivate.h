@@ -51,6 +51,7 @@ struct _GstAvhwEnc
   AVFrame *frame;
   AVPacket *pkt;
   gboolean warned_fallback;
+  gboolean noted_copy;          /* said that frames cross devices */
   gboolean need_caps;           /* no packet out of ctx yet */
   gboolean caps_refused;        /* error posted: downstream refused them */
   GstCaps *out_caps;            /* as last set, before the base class */

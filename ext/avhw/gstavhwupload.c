@@ -21,6 +21,7 @@
 
 #include "gstavhwupload.h"
 #include "gstavhwcapsutils.h"
+#include "gstavhwelementutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_avhw_upload_debug);
 #define GST_CAT_DEFAULT gst_avhw_upload_debug
@@ -39,6 +40,7 @@ struct _GstAvhwUpload
    * such frames, and the output buffer made that way for this input */
   AVBufferRef *wrap_frames;
   GstBuffer *wrapped_out;
+  gboolean noted_copy;          /* said that frames cross devices */
 };
 
 G_DEFINE_TYPE (GstAvhwUpload, gst_avhw_upload, GST_TYPE_AVHW_BASE_TRANSFORM);
@@ -203,6 +205,7 @@ static gboolean
 gst_avhw_upload_stop (GstBaseTransform * trans)
 {
   GST_AVHW_UPLOAD (trans)->warned = FALSE;
+  GST_AVHW_UPLOAD (trans)->noted_copy = FALSE;
   gst_clear_object (&GST_AVHW_UPLOAD (trans)->pool);
   av_buffer_unref (&GST_AVHW_UPLOAD (trans)->wrap_frames);
   return TRUE;
@@ -342,6 +345,8 @@ gst_avhw_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   if (outbuf == self->wrapped_out)
     return GST_FLOW_OK;         /* made on the input's memory: no copy */
+  gst_avhw_element_note_device_copy (GST_ELEMENT (self), &self->noted_copy,
+      inbuf, device);
   if (!(self->in_foreign ?
           gst_avhw_backend_import_foreign_buffer (gst_avhw_device_get_backend
               (device), device, inbuf, &self->in_info, hw, &err) :

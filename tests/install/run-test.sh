@@ -34,6 +34,12 @@ for tool in unshare chroot cc pkg-config; do
   command -v "$tool" >/dev/null || skip "$tool is not installed"
 done
 
+# A private mount namespace needs / to be a mount point: inside a chroot
+# (the Debian 13 run of CI) it is not, and mounts made there could reach
+# the host; the test then says so and stops.
+unshare -m --propagation private true 2>/dev/null \
+  || skip "no private mount namespace here ($(unshare -m --propagation private true 2>&1 | head -n1)); / is not a mount point inside a chroot"
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/avhw-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "== meson install -C $build --destdir $tmp/dest (prefix $prefix)"

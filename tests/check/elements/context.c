@@ -5,6 +5,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "../avhw-test-utils.h"
 
 #define PIPELINE "videotestsrc num-buffers=3 ! video/x-raw,format=I420," \
@@ -202,6 +204,92 @@ GST_START_TEST (test_named_device_reaches_neighbours)
 
 GST_END_TEST;
 
+/* Runs @pipeline to EOS (an error fails the test) and returns the texts of
+ * the INFO messages it posted, a line each (run() drops them). */
+static gchar *
+run_for_infos (GstElement * pipeline, const gchar * desc)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GString *s = g_string_new (NULL);
+  GstMessage *msg;
+  gboolean done = FALSE;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (!done && (msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+              GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_INFO))) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_INFO) {
+      gst_message_parse_info (msg, &err, NULL);
+      g_string_append_printf (s, "%s\n", err->message);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (msg, &err, NULL);
+      fail ("%s: %s", desc, err->message);
+    } else {
+      done = TRUE;
+    }
+    g_clear_error (&err);
+    gst_message_unref (msg);
+  }
+  fail_unless (done, "%s: no EOS in 30 s", desc);
+  gst_object_unref (bus);
+  return g_string_free (s, FALSE);
+}
+
+/* Elements that name different devices: frames cross through system
+ * memory, and the element that copies says so, once, naming both
+ * devices; on one device nothing is said. */
+GST_START_TEST (test_copy_between_devices_is_said)
+{
+  gchar *other = other_backend ();
+  GstAvhwDevice *best = gst_avhw_device_open ("auto", NULL, NULL);
+  const gchar *tails[] = { "avhwupload device=%s ! avhwenc device=%s ! "
+        "fakesink", "avhwupload device=%s ! avhwupload device=%s ! "
+        "avhwdownload ! fakesink"
+  };
+  guint i;
+
+  fail_unless (other != NULL && best != NULL);
+  for (i = 0; i < G_N_ELEMENTS (tails); i++) {
+    gchar *tail = g_strdup_printf (tails[i], other,
+        gst_avhw_device_get_name (best));
+    gchar *same = g_strdup_printf (tails[i], other, other);
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=I420,width=64,height=48 ! %s", tail);
+    gchar *desc_same = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=I420,width=64,height=48 ! %s", same);
+    GstElement *p = gst_parse_launch (desc, NULL);
+    gchar *infos, *other0 = g_strdup_printf ("%s:0", other);
+
+    infos = run_for_infos (p, desc);
+    g_print ("  %s: %s", tail, infos);
+    fail_unless (strstr (infos, "copied through system memory") != NULL
+        && strstr (infos, other0) != NULL
+        && strstr (infos, gst_avhw_device_get_name (best)) != NULL,
+        "%s: no message about the copy (%s)", desc, infos);
+    g_free (infos);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+
+    p = gst_parse_launch (desc_same, NULL);
+    infos = run_for_infos (p, desc_same);
+    fail_unless (strstr (infos, "copied through") == NULL, "%s: %s",
+        desc_same, infos);
+    g_free (infos);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    g_free (other0);
+    g_free (desc);
+    g_free (desc_same);
+    g_free (tail);
+    g_free (same);
+  }
+  gst_object_unref (best);
+  g_free (other);
+}
+
+GST_END_TEST;
+
 /* System memory passes through avhwdownload: no device is opened for it. */
 GST_START_TEST (test_download_passthrough_opens_nothing)
 {
@@ -393,6 +481,7 @@ context_suite (void)
   tcase_add_test (tc, test_download_takes_upstream_device);
   tcase_add_test (tc, test_download_passthrough_opens_nothing);
   tcase_add_test (tc, test_named_device_reaches_neighbours);
+  tcase_add_test (tc, test_copy_between_devices_is_said);
   tcase_add_test (tc, test_application_device_from_bus);
   tcase_add_test (tc, test_application_device_on_pipelines);
   tcase_add_test (tc, test_sequential_pipelines_reuse);
