@@ -662,6 +662,22 @@ gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
   return arr;
 }
 
+/* Whether @candidates (transfer full: FFmpeg's decoders or encoders of
+ * @what kind for @backend's devices and @codec_id) holds any; else FALSE
+ * and @reason says so. */
+static gboolean
+has_candidates (GstAvhwBackend * backend, GPtrArray * candidates,
+    const gchar * what, enum AVCodecID codec_id, gchar ** reason)
+{
+  gboolean any = candidates->len > 0;
+
+  g_ptr_array_unref (candidates);
+  if (!any && reason)
+    *reason = g_strdup_printf ("no FFmpeg %s drives %s devices for %s", what,
+        KLASS (backend)->name, avcodec_get_name (codec_id));
+  return any;
+}
+
 /**
  * gst_avhw_backend_device_decodes: (skip)
  * @backend: a #GstAvhwBackend
@@ -677,19 +693,10 @@ gboolean
 gst_avhw_backend_device_decodes (GstAvhwBackend * backend, guint index,
     enum AVCodecID codec_id, gchar ** reason)
 {
-  GPtrArray *c;
-  gboolean any;
-
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  c = gst_avhw_backend_get_decoders (backend, codec_id);
-  any = c->len > 0;
-  g_ptr_array_unref (c);
-  if (!any) {
-    if (reason)
-      *reason = g_strdup_printf ("no FFmpeg decoder drives %s devices for %s",
-          KLASS (backend)->name, avcodec_get_name (codec_id));
+  if (!has_candidates (backend, gst_avhw_backend_get_decoders (backend,
+              codec_id), "decoder", codec_id, reason))
     return FALSE;
-  }
   if (!KLASS (backend)->device_decodes)
     return TRUE;
   return KLASS (backend)->device_decodes (backend, index, codec_id, reason);
@@ -844,19 +851,10 @@ gboolean
 gst_avhw_backend_device_encodes (GstAvhwBackend * backend, guint index,
     enum AVCodecID codec_id, gchar ** reason)
 {
-  GPtrArray *c;
-  gboolean any;
-
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  c = gst_avhw_backend_get_encoders (backend, codec_id);
-  any = c->len > 0;
-  g_ptr_array_unref (c);
-  if (!any) {
-    if (reason)
-      *reason = g_strdup_printf ("no FFmpeg encoder drives %s devices for %s",
-          KLASS (backend)->name, avcodec_get_name (codec_id));
+  if (!has_candidates (backend, gst_avhw_backend_get_encoders (backend,
+              codec_id), "encoder", codec_id, reason))
     return FALSE;
-  }
   if (!KLASS (backend)->device_encodes) {
     if (reason)
       *reason = g_strdup_printf ("backend %s cannot tell before an encoder "

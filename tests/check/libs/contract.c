@@ -310,6 +310,23 @@ GST_START_TEST (test_decode_answers)
         g_free (why);
       }
       {
+        /* hardware encoding: only where FFmpeg has an encoder for it; a no
+         * says why */
+        gchar *why = NULL;
+        GPtrArray *encs = gst_avhw_backend_get_encoders (b, ids[i]);
+        gboolean encodes = gst_avhw_backend_device_encodes (b, index, ids[i],
+            &why);
+
+        fail_unless (!encodes || encs->len > 0, "%s: encodes %s with no "
+            "FFmpeg encoder", backend_name, avcodec_get_name (ids[i]));
+        fail_unless (encodes || (why && *why), "%s: %s encoding refused "
+            "without a reason", backend_name, avcodec_get_name (ids[i]));
+        fail_unless (!encodes || why == NULL, "%s: a yes with a reason (%s)",
+            backend_name, why);
+        g_ptr_array_unref (encs);
+        g_free (why);
+      }
+      {
         /* a frame-thread limit: only for what it decodes, with a reason */
         gchar *why = NULL;
         guint threads = gst_avhw_backend_get_decode_frame_threads (b, index,
