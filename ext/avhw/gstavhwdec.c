@@ -82,17 +82,8 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 static void
 set_active (GstAvhwDec * self, const AVCodec * codec, gboolean hw)
 {
-  gboolean changed;
-
-  GST_OBJECT_LOCK (self);
-  changed = self->active_decoder != codec->name || self->active_hw != hw;
-  self->active_decoder = codec->name;
-  self->active_hw = hw;
-  GST_OBJECT_UNLOCK (self);
-  if (changed) {
-    g_object_notify (G_OBJECT (self), "active-decoder");
-    g_object_notify (G_OBJECT (self), "hardware");
-  }
+  gst_avhw_element_set_active (GST_ELEMENT (self), &self->active_decoder,
+      &self->active_hw, codec->name, hw, "active-decoder");
 }
 
 static enum AVPixelFormat

@@ -298,3 +298,24 @@ gst_avhw_element_note_device_copy (GstElement * element, gboolean * noted,
           "keep frames on one device).", gst_avhw_device_get_name (from),
           GST_ELEMENT_NAME (element), gst_avhw_device_get_name (own)), (NULL));
 }
+
+/* The read-only codec properties of avhwdec and avhwenc: sets *@name_field
+ * (a static FFmpeg codec name) and *@hw_field under @element's object lock
+ * and notifies @name_property and "hardware" when they change. */
+void
+gst_avhw_element_set_active (GstElement * element, const gchar ** name_field,
+    gboolean * hw_field, const gchar * name, gboolean hw,
+    const gchar * name_property)
+{
+  gboolean changed;
+
+  GST_OBJECT_LOCK (element);
+  changed = *name_field != name || *hw_field != hw;
+  *name_field = name;
+  *hw_field = hw;
+  GST_OBJECT_UNLOCK (element);
+  if (changed) {
+    g_object_notify (G_OBJECT (element), name_property);
+    g_object_notify (G_OBJECT (element), "hardware");
+  }
+}

@@ -57,5 +57,8 @@ gboolean gst_avhw_element_device_query (GstAvhwElementDevice * d,
     GstElement * element, GstQuery * query);
 void gst_avhw_element_note_device_copy (GstElement * element,
     gboolean * noted, GstBuffer * buffer, GstAvhwDevice * own);
+void gst_avhw_element_set_active (GstElement * element,
+    const gchar ** name_field, gboolean * hw_field, const gchar * name,
+    gboolean hw, const gchar * name_property);
 
 G_END_DECLS

@@ -669,17 +669,9 @@ gst_avhw_enc_get_property (GObject * object, guint prop_id, GValue * value,
 void
 gst_avhw_enc_set_active (GstAvhwEnc * self, const AVCodec * codec)
 {
-  gboolean hw = gst_avhw_enc_codec_is_hardware (codec), changed;
-
-  GST_OBJECT_LOCK (self);
-  changed = self->active_encoder != codec->name || self->active_hw != hw;
-  self->active_encoder = codec->name;
-  self->active_hw = hw;
-  GST_OBJECT_UNLOCK (self);
-  if (changed) {
-    g_object_notify (G_OBJECT (self), "active-encoder");
-    g_object_notify (G_OBJECT (self), "hardware");
-  }
+  gst_avhw_element_set_active (GST_ELEMENT (self), &self->active_encoder,
+      &self->active_hw, codec->name, gst_avhw_enc_codec_is_hardware (codec),
+      "active-encoder");
 }
 
 static void
