@@ -247,9 +247,7 @@ gst_avhw_element_device_query (GstAvhwElementDevice * d, GstElement * element,
     GstQuery * query)
 {
   GstAvhwDevice *dev = NULL;
-  gboolean ret;
-
-  gboolean named;
+  gboolean ret, named;
 
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
     return FALSE;

@@ -52,15 +52,16 @@ codec_nick (enum AVCodecID id)
 /* Whether @fallback is "true": a software encoder of FFmpeg's own choice
  * (the default, as avhwdec's fallback=true), rather than none ("false",
  * empty) or a list of names. */
-gboolean
-gst_avhw_enc_fallback_is_auto (const gchar * fallback)
+static gboolean
+fallback_is_auto (const gchar * fallback)
 {
   return fallback && (g_ascii_strcasecmp (fallback, "true") == 0
       || g_ascii_strcasecmp (fallback, "auto") == 0);
 }
 
-gboolean
-gst_avhw_enc_fallback_is_off (const gchar * fallback)
+/* "false", "none" or empty: no software encoder */
+static gboolean
+fallback_is_off (const gchar * fallback)
 {
   return !fallback || !*fallback || g_ascii_strcasecmp (fallback, "false") == 0
       || g_ascii_strcasecmp (fallback, "none") == 0;
@@ -83,7 +84,7 @@ gst_avhw_enc_fallback_names (GstAvhwEnc * self, GArray * ids)
   fallback = g_strdup (self->fallback);
   forced = self->encoder_name && *self->encoder_name;
   GST_OBJECT_UNLOCK (self);
-  if (gst_avhw_enc_fallback_is_auto (fallback)) {
+  if (fallback_is_auto (fallback)) {
     for (i = 0; ids && !forced && i < ids->len; i++) {
       const AVCodec *sw = gst_avhw_enc_find_software (g_array_index (ids,
               enum AVCodecID, i));
@@ -91,7 +92,7 @@ gst_avhw_enc_fallback_names (GstAvhwEnc * self, GArray * ids)
       if (sw)
         g_ptr_array_add (names, g_strdup (sw->name));
     }
-  } else if (!gst_avhw_enc_fallback_is_off (fallback)) {
+  } else if (!fallback_is_off (fallback)) {
     gchar **split = g_strsplit_set (fallback, ", ", -1), **f;
 
     for (f = split; *f; f++)
@@ -469,12 +470,12 @@ post_no_encoder (GstAvhwEnc * self, GArray * ids, const gchar * why,
   GST_OBJECT_LOCK (self);
   fallback = g_strdup (self->fallback);
   GST_OBJECT_UNLOCK (self);
-  if (gst_avhw_enc_fallback_is_off (fallback)) {
+  if (fallback_is_off (fallback)) {
     GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
         ("No hardware %s encoder for device %s (%s)%s%s%s.", codecs->str,
             devname, why, sw ? "; set fallback=true (or fallback=" : "",
             sw ? sw->name : "", sw ? ") to encode in software" : ""), (NULL));
-  } else if (gst_avhw_enc_fallback_is_auto (fallback) && !sw) {
+  } else if (fallback_is_auto (fallback) && !sw) {
     GST_ELEMENT_ERROR (self, STREAM, CODEC_NOT_FOUND,
         ("No %s encoder opened on device %s, and this FFmpeg has no software "
             "%s encoder to fall back on (%s).", codecs->str, devname,

@@ -63,12 +63,12 @@ struct _GstAvhwEnc
 
 #define GST_AVHW_ENC_DEVICE(s) ((s)->dev.device)
 
+/* gstavhwenc.c */
+void gst_avhw_enc_set_active (GstAvhwEnc * self, const AVCodec * codec);
+
 /* gstavhwencopen.c */
 GstCaps * gst_avhw_enc_codec_src_caps (enum AVCodecID id);
 gchar ** gst_avhw_enc_fallback_names (GstAvhwEnc * self, GArray * ids);
-gboolean gst_avhw_enc_fallback_is_auto (const gchar * fallback);
-void gst_avhw_enc_set_active (GstAvhwEnc * self, const AVCodec * codec);
-gboolean gst_avhw_enc_fallback_is_off (const gchar * fallback);
 gboolean gst_avhw_enc_codec_accepted (GArray * ids, enum AVCodecID id);
 GArray * gst_avhw_enc_accepted_codecs (GstAvhwEnc * self);
 GPtrArray * gst_avhw_enc_usable_encoders (GstAvhwEnc * self,

@@ -204,24 +204,26 @@ register_kind (GstPlugin * plugin, GstAvhwBackend * backend, gboolean encoder)
   const gchar *bname = gst_avhw_backend_get_name (backend);
   const gchar *suffix = encoder ? "enc" : "dec";
   const enum AVCodecID *ids;
-  guint n, i, registered = 0;
+  guint n, i, n_devices, registered = 0;
   gchar *reason = NULL;
 
   GST_DEBUG_CATEGORY_INIT (avhw_autodec_debug, "avhwautodec", 0,
       "gst-avhw autoplugging decoders and encoders");
-  if (gst_avhw_backend_get_n_devices (backend, &reason) == 0) {
+  n_devices = gst_avhw_backend_get_n_devices (backend, &reason);
+  if (n_devices == 0) {
     GST_INFO ("backend %s: no device (%s), no autoplug %s", bname, reason,
         encoder ? "encoder" : "decoder");
     g_free (reason);
     return 0;
   }
+  g_free (reason);
   ids = gst_avhw_codec_list (&n);
   for (i = 0; i < n; i++) {
     AutodecClassData *cdata;
     GTypeInfo info = { 0, };
     gchar *b, *B, *c, *C, *type_name, *element_name;
     GType type;
-    guint d, n_devices = gst_avhw_backend_get_n_devices (backend, NULL);
+    guint d;
     gboolean does = FALSE;
 
     for (d = 0; d < n_devices && !does; d++)

@@ -81,54 +81,11 @@ on_element (GstBin * bin, GstBin * sub, GstElement * e, GPtrArray * names)
     g_ptr_array_add (names, g_strdup (GST_OBJECT_NAME (f)));
 }
 
-/* Decodes the clip with decodebin; returns the factories it used. */
-static GPtrArray *
-decodebin_factories (guint * frames)
+/* Runs @p to EOS (an error fails the test) and stops it; the frames its
+ * fakesink named "sink" rendered. */
+static guint
+run_count_rendered (GstElement * p)
 {
-  gchar *desc = g_strdup_printf ("filesrc location=%s ! decodebin name=d ! "
-      "fakesink name=sink signal-handoffs=true", clip);
-  GstElement *p = gst_parse_launch (desc, NULL);
-  GstElement *d = gst_bin_get_by_name (GST_BIN (p), "d");
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  GstMessage *msg;
-  guint64 n = 0;
-
-  g_signal_connect (d, "deep-element-added", G_CALLBACK (on_element), names);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
-  gst_message_unref (msg);
-  g_object_get (sink, "num-buffers", &n, NULL);
-  {
-    GstStructure *st = NULL;
-    g_object_get (sink, "stats", &st, NULL);
-    gst_structure_get_uint64 (st, "rendered", &n);
-    gst_structure_free (st);
-  }
-  *frames = (guint) n;
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (d);
-  gst_object_unref (p);
-  g_free (desc);
-  return names;
-}
-
-typedef struct
-{
-  guint frames;
-} DecodedCount;
-
-/* The frames of the MP4 file @path, decoded by GStreamer's software
- * decoder. */
-static void
-count_decoded (const gchar * path, DecodedCount * c)
-{
-  gchar *desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! h264parse "
-      "! avdec_h264 ! fakesink name=sink", path);
-  GstElement *p = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstStructure *st = NULL;
   GstMessage *msg;
@@ -137,16 +94,49 @@ count_decoded (const gchar * path, DecodedCount * c)
   gst_element_set_state (p, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", desc);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
   g_object_get (sink, "stats", &st, NULL);
   gst_structure_get_uint64 (st, "rendered", &n);
   gst_structure_free (st);
-  c->frames = (guint) n;
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (sink);
+  return (guint) n;
+}
+
+/* Decodes the clip with decodebin; returns the factories it used. */
+static GPtrArray *
+decodebin_factories (guint * frames)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! decodebin name=d ! "
+      "fakesink name=sink signal-handoffs=true", clip);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *d = gst_bin_get_by_name (GST_BIN (p), "d");
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  g_signal_connect (d, "deep-element-added", G_CALLBACK (on_element), names);
+  *frames = run_count_rendered (p);
+  gst_object_unref (d);
   gst_object_unref (p);
   g_free (desc);
+  return names;
+}
+
+/* The frames of the MP4 file @path, decoded by GStreamer's software
+ * decoder. */
+static guint
+count_decoded (const gchar * path)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! h264parse "
+      "! avdec_h264 ! fakesink name=sink", path);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  guint n;
+
+  fail_unless (p != NULL, "%s", desc);
+  n = run_count_rendered (p);
+  gst_object_unref (p);
+  g_free (desc);
+  return n;
 }
 
 static gboolean
@@ -173,59 +163,48 @@ has_real_autodec (GPtrArray * names)
   return FALSE;
 }
 
+/* @backend registered avhw<backend><codec>dec (@encoder: ...enc) exactly
+ * where one of its devices decodes (encodes) @id in hardware, at the
+ * autoplugging rank. */
+static void
+check_feature (GstAvhwBackend * backend, enum AVCodecID id, gboolean encoder)
+{
+  gchar *name = g_strdup_printf ("avhw%s%s%s",
+      gst_avhw_backend_get_name (backend), gst_avhw_codec_get_nick (id),
+      encoder ? "enc" : "dec");
+  GstElementFactory *f = gst_element_factory_find (name);
+  guint d, n_dev = gst_avhw_backend_get_n_devices (backend, NULL);
+  gboolean does = FALSE;
+
+  for (d = 0; d < n_dev; d++)
+    does |= encoder ? gst_avhw_backend_device_encodes (backend, d, id, NULL) :
+        gst_avhw_backend_device_decodes (backend, d, id, NULL);
+  if (does) {
+    fail_unless (f != NULL, "%s missing", name);
+    fail_unless_equals_int (gst_plugin_feature_get_rank
+        (GST_PLUGIN_FEATURE (f)), encoder ? GST_AVHW_AUTOENC_RANK :
+        GST_AVHW_AUTODEC_RANK);
+  } else {
+    fail_unless (f == NULL, "%s registered without hardware", name);
+  }
+  g_print ("%s: %s\n", name, f ? "registered" : "not registered");
+  gst_clear_object (&f);
+  g_free (name);
+}
+
 /* Each present backend registered a decoder exactly for the codecs it
- * decodes in hardware. */
+ * decodes in hardware, and an encoder exactly for those it encodes. */
 GST_START_TEST (test_features_match_hardware)
 {
   GList *list = gst_avhw_backend_list (), *l;
   guint n, i;
   const enum AVCodecID *ids = gst_avhw_codec_list (&n);
 
-  for (l = list; l; l = l->next) {
-    const gchar *b = gst_avhw_backend_get_name (l->data);
-    gboolean present = gst_avhw_backend_get_n_devices (l->data, NULL) > 0;
-
+  for (l = list; l; l = l->next)
     for (i = 0; i < n; i++) {
-      gchar *name = g_strdup_printf ("avhw%s%sdec", b,
-          gst_avhw_codec_get_nick (ids[i]));
-      GstElementFactory *f = gst_element_factory_find (name);
-      guint d, n_dev = gst_avhw_backend_get_n_devices (l->data, NULL);
-      gboolean decodes = FALSE;
-
-      for (d = 0; d < n_dev; d++)
-        decodes |= gst_avhw_backend_device_decodes (l->data, d, ids[i], NULL);
-      if (present && decodes) {
-        fail_unless (f != NULL, "%s missing", name);
-        fail_unless_equals_int (gst_plugin_feature_get_rank
-            (GST_PLUGIN_FEATURE (f)), GST_AVHW_AUTODEC_RANK);
-      } else {
-        fail_unless (f == NULL, "%s registered without hardware", name);
-      }
-      g_print ("%s: %s\n", name, f ? "registered" : "not registered");
-      gst_clear_object (&f);
-      g_free (name);
-
-      /* encoders: exactly where the backend says a device encodes */
-      {
-        gboolean encodes = FALSE;
-
-        name = g_strdup_printf ("avhw%s%senc", b,
-            gst_avhw_codec_get_nick (ids[i]));
-        f = gst_element_factory_find (name);
-        for (d = 0; d < n_dev; d++)
-          encodes |= gst_avhw_backend_device_encodes (l->data, d, ids[i], NULL);
-        if (present && encodes) {
-          fail_unless (f != NULL, "%s missing", name);
-          fail_unless_equals_int (gst_plugin_feature_get_rank
-              (GST_PLUGIN_FEATURE (f)), GST_AVHW_AUTOENC_RANK);
-        } else {
-          fail_unless (f == NULL, "%s registered without hardware", name);
-        }
-        gst_clear_object (&f);
-        g_free (name);
-      }
+      check_feature (l->data, ids[i], FALSE);
+      check_feature (l->data, ids[i], TRUE);
     }
-  }
   g_list_free_full (list, gst_object_unref);
 }
 
@@ -255,24 +234,37 @@ GST_START_TEST (test_software_without_hardware)
 
 GST_END_TEST;
 
-/* A backend whose device decodes H.264 registers avhwhwtesth264dec at
- * plugin scan, above avdec_h264, and decodebin takes it. */
-GST_START_TEST (test_hardware_decoder_is_picked)
+/* Registers the hwtest backend's plugin: its avhwhwtesth264@kind ("dec"
+ * or "enc") must come with it, ranked above primary, and no H.265 one. */
+static void
+register_hwtest (const gchar * kind)
 {
+  gchar *h264 = g_strdup_printf ("avhwhwtesth264%s", kind);
+  gchar *h265 = g_strdup_printf ("avhwhwtesth265%s", kind);
   GstElementFactory *f;
-  GPtrArray *names;
-  guint frames;
 
   fail_unless (gst_plugin_register_static (GST_VERSION_MAJOR,
           GST_VERSION_MINOR, "avhwhwtest", "test backend", plugin_init,
           VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME,
           GST_PACKAGE_ORIGIN));
-  f = gst_element_factory_find ("avhwhwtesth264dec");
-  fail_unless (f != NULL);
+  f = gst_element_factory_find (h264);
+  fail_unless (f != NULL, "%s not registered", h264);
   fail_unless (gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)) >
       GST_RANK_PRIMARY);
   gst_object_unref (f);
-  fail_if (gst_element_factory_find ("avhwhwtesth265dec") != NULL);
+  fail_if (gst_element_factory_find (h265) != NULL, "%s registered", h265);
+  g_free (h264);
+  g_free (h265);
+}
+
+/* A backend whose device decodes H.264 registers avhwhwtesth264dec at
+ * plugin scan, above avdec_h264, and decodebin takes it. */
+GST_START_TEST (test_hardware_decoder_is_picked)
+{
+  GPtrArray *names;
+  guint frames;
+
+  register_hwtest ("dec");
 
   names = decodebin_factories (&frames);
   /* Where a real device decodes H.264 too (avhwcudah264dec, same rank),
@@ -299,22 +291,11 @@ GST_START_TEST (test_hardware_encoder_is_picked)
       "profile=video/quicktime,variant=iso:video/x-h264 ! filesink "
       "location=%s", out);
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  GstElementFactory *f;
   GstElement *p, *e;
   GstMessage *msg;
   GError *err = NULL;
-  DecodedCount count = { 0, };
 
-  fail_unless (gst_plugin_register_static (GST_VERSION_MAJOR,
-          GST_VERSION_MINOR, "avhwhwtest", "test backend", plugin_init,
-          VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME,
-          GST_PACKAGE_ORIGIN));
-  f = gst_element_factory_find ("avhwhwtesth264enc");
-  fail_unless (f != NULL);
-  fail_unless (gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)) >
-      GST_RANK_PRIMARY);
-  gst_object_unref (f);
-  fail_if (gst_element_factory_find ("avhwhwtesth265enc") != NULL);
+  register_hwtest ("enc");
 
   p = gst_parse_launch (desc, &err);
   fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "");
@@ -349,8 +330,7 @@ GST_START_TEST (test_hardware_encoder_is_picked)
    * an avhwenc either way) */
   fail_unless (has (names, "GstAvhwEnc"), "encodebin picked no avhw encoder");
   fail_if (has (names, "GstX264Enc"));
-  count_decoded (out, &count);
-  fail_unless_equals_int (count.frames, 10);
+  fail_unless_equals_int (count_decoded (out), 10);
   g_ptr_array_unref (names);
   gst_object_unref (e);
   gst_object_unref (p);
