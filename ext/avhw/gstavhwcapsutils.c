@@ -86,3 +86,83 @@ gst_avhw_caps_apply_filter (GstCaps * caps, GstCaps * filter)
   gst_caps_unref (caps);
   return res;
 }
+
+/* ';'-separated features, from the backends built with this tree (the
+ * registry being rebuilt, a plugin's class_init cannot see the other
+ * plugins) */
+#ifndef AVHW_BUILT_MEMORY_FEATURES
+#define AVHW_BUILT_MEMORY_FEATURES ""
+#endif
+#ifndef AVHW_BUILT_FOREIGN_FEATURES
+#define AVHW_BUILT_FOREIGN_FEATURES ""
+#endif
+
+static void
+append_features (GPtrArray * out, gchar ** features)
+{
+  gchar **f;
+
+  for (f = features; *f; f++)
+    if (**f && !g_ptr_array_find_with_equal_func (out, *f, g_str_equal, NULL))
+      g_ptr_array_add (out, g_strdup (*f));
+  g_strfreev (features);
+}
+
+/* Pad template caps: video/x-raw in the memories @memory names, each
+ * with @formats (a format field's list value; NULL: every format avhw maps
+ * to FFmpeg). Device features are those of the backends in the registry
+ * (gst_avhw_backend_list_memory_features()) and of the backends built with
+ * this tree. */
+GstCaps *
+gst_avhw_template_caps (GstAvhwTemplateMemory memory, const GValue * formats)
+{
+  GPtrArray *features = g_ptr_array_new_with_free_func (g_free);
+  GstCaps *caps;
+
+  if (memory & GST_AVHW_TEMPLATE_DEVICE) {
+    append_features (features, gst_avhw_backend_list_memory_features (FALSE));
+    append_features (features, g_strsplit (AVHW_BUILT_MEMORY_FEATURES, ";",
+            -1));
+  }
+  if (memory & GST_AVHW_TEMPLATE_FOREIGN) {
+    append_features (features, gst_avhw_backend_list_memory_features (TRUE));
+    append_features (features, g_strsplit (AVHW_BUILT_FOREIGN_FEATURES, ";",
+            -1));
+  }
+  if (memory & GST_AVHW_TEMPLATE_SYSTEM)
+    g_ptr_array_add (features,
+        g_strdup (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+  g_ptr_array_add (features, NULL);
+  caps = gst_avhw_format_template_caps ((const gchar * const *)
+      features->pdata, formats);
+  g_ptr_array_unref (features);
+  return caps;
+}
+
+/* Adds "sink" and "src" always pads with gst_avhw_template_caps() of @sink
+ * and @src memories, each with @formats (a caps format field such as
+ * "{ NV12, I420 }"; NULL: every format avhw maps). */
+void
+gst_avhw_element_class_add_templates (GstElementClass * klass,
+    GstAvhwTemplateMemory sink, GstAvhwTemplateMemory src,
+    const gchar * formats)
+{
+  GValue fmts = G_VALUE_INIT;
+  GstCaps *caps;
+
+  if (formats) {
+    g_value_init (&fmts, GST_TYPE_LIST);
+    if (!gst_value_deserialize (&fmts, formats))
+      g_assert_not_reached ();
+  }
+  caps = gst_avhw_template_caps (sink, formats ? &fmts : NULL);
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  caps = gst_avhw_template_caps (src, formats ? &fmts : NULL);
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  if (formats)
+    g_value_unset (&fmts);
+}

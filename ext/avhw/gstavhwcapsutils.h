@@ -16,4 +16,19 @@ GstCaps * gst_avhw_caps_with_features (GstCaps * caps, const gchar * features);
 
 GstCaps * gst_avhw_caps_apply_filter (GstCaps * caps, GstCaps * filter);
 
+/* Which memories a pad template lists. */
+typedef enum
+{
+  GST_AVHW_TEMPLATE_SYSTEM = 1 << 0,    /* system memory */
+  GST_AVHW_TEMPLATE_DEVICE = 1 << 1,    /* the backends' device memory */
+  GST_AVHW_TEMPLATE_FOREIGN = 1 << 2,   /* GStreamer's own device memory */
+} GstAvhwTemplateMemory;
+
+GstCaps * gst_avhw_template_caps (GstAvhwTemplateMemory memory,
+    const GValue * formats);
+
+void gst_avhw_element_class_add_templates (GstElementClass * klass,
+    GstAvhwTemplateMemory sink, GstAvhwTemplateMemory src,
+    const gchar * formats);
+
 G_END_DECLS

@@ -63,15 +63,6 @@ G_DEFINE_TYPE (GstAvhwConvertScale, gst_avhw_convert_scale,
 GST_ELEMENT_REGISTER_DEFINE (avhwconvertscale, "avhwconvertscale",
     GST_RANK_NONE, GST_TYPE_AVHW_CONVERT_SCALE);
 
-#define CAPS_STR "video/x-raw(ANY), format = (string) " GST_AVHW_SCALE_FORMATS \
-  ", width = (int) [ 1, max ], height = (int) [ 1, max ], " \
-  "framerate = (fraction) [ 0, max ]"
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_STR));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_STR));
-
 #define DEVICE(s) gst_avhw_base_transform_get_device (GST_AVHW_BASE_TRANSFORM (s))
 #define FMT(info) gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info))
 
@@ -653,8 +644,12 @@ gst_avhw_convert_scale_class_init (GstAvhwConvertScaleClass * klass)
           DEFAULT_PROP_ADD_BORDERS, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  /* System memory too, never made or taken: so that such a link is made
+   * and negotiation says what to do instead of "could not link". */
+  gst_avhw_element_class_add_templates (element_class,
+      GST_AVHW_TEMPLATE_DEVICE | GST_AVHW_TEMPLATE_SYSTEM,
+      GST_AVHW_TEMPLATE_DEVICE | GST_AVHW_TEMPLATE_SYSTEM,
+      GST_AVHW_SCALE_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "avhw scaler and converter", "Filter/Converter/Video/Scaler/Hardware",
       "Resizes and converts avhw device memory on the device with FFmpeg's "

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <libavutil/pixdesc.h>
 #include "gstavhwdec-private.h"
+#include "gstavhwcapsutils.h"
 #include "gstavhwdecjoin.h"
 #include "gstavhwdecfail.h"
 #include "gstavhwdech264.h"
@@ -71,8 +72,6 @@ G_DEFINE_TYPE (GstAvhwDec, gst_avhw_dec, GST_TYPE_VIDEO_DECODER);
 GST_ELEMENT_REGISTER_DEFINE (avhwdec, "avhwdec", GST_RANK_NONE,
     GST_TYPE_AVHW_DEC);
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
 
 
 /* ---------------------------------------------------------------- open */
@@ -1491,7 +1490,7 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstVideoDecoderClass *dec_class = GST_VIDEO_DECODER_CLASS (klass);
-  GstCaps *sink_caps = make_sink_caps ();
+  GstCaps *sink_caps = make_sink_caps (), *src_caps;
 
   gobject_class->set_property = gst_avhw_dec_set_property;
   gobject_class->get_property = gst_avhw_dec_get_property;
@@ -1623,7 +1622,11 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));
   gst_caps_unref (sink_caps);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  src_caps = gst_avhw_template_caps (GST_AVHW_TEMPLATE_DEVICE |
+      GST_AVHW_TEMPLATE_FOREIGN | GST_AVHW_TEMPLATE_SYSTEM, NULL);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src_caps));
+  gst_caps_unref (src_caps);
   gst_element_class_set_static_metadata (element_class,
       "avhw video decoder", "Codec/Decoder/Video/Hardware",
       "Decodes video through FFmpeg on an avhw device", "gst-avhw developers");

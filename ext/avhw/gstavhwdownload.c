@@ -36,10 +36,6 @@ G_DEFINE_TYPE (GstAvhwDownload, gst_avhw_download,
 GST_ELEMENT_REGISTER_DEFINE (avhwdownload, "avhwdownload", GST_RANK_NONE,
     GST_TYPE_AVHW_DOWNLOAD);
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw"));
 
 #define DEVICE(s) gst_avhw_base_transform_get_device (GST_AVHW_BASE_TRANSFORM (s))
 
@@ -151,10 +147,11 @@ gst_avhw_download_class_init (GstAvhwDownloadClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class,
-      "avhw downloader", "Filter/Video/Hardware",
+  gst_avhw_element_class_add_templates (element_class,
+      GST_AVHW_TEMPLATE_DEVICE | GST_AVHW_TEMPLATE_SYSTEM,
+      GST_AVHW_TEMPLATE_SYSTEM | GST_AVHW_TEMPLATE_DEVICE, NULL);
+  gst_element_class_set_static_metadata (element_class, "avhw downloader",
+      "Filter/Video/Hardware",
       "Downloads avhw device memory into system memory", "gst-avhw developers");
 
   /* It needs no device to download: each frame carries its own. Opening

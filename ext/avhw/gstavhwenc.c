@@ -41,6 +41,7 @@
 
 #include <libavutil/pixdesc.h>
 #include "gstavhwencprivate.h"
+#include "gstavhwcapsutils.h"
 
 GST_DEBUG_CATEGORY (gst_avhw_enc_debug);
 #define GST_CAT_DEFAULT gst_avhw_enc_debug
@@ -148,8 +149,8 @@ make_sink_template_caps (void)
       if (c->id == gst_avhw_enc_codec_ids[i])
         add_codec_formats (&list, c, AV_PIX_FMT_NONE);
   }
-  caps = raw_caps (&list, NULL);
-  gst_caps_set_features (caps, 0, gst_caps_features_new_any ());
+  caps = gst_avhw_template_caps (GST_AVHW_TEMPLATE_DEVICE |
+      GST_AVHW_TEMPLATE_FOREIGN | GST_AVHW_TEMPLATE_SYSTEM, &list);
   g_value_unset (&list);
   return caps;
 }

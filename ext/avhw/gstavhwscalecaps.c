@@ -226,6 +226,7 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
 {
   GstCaps *res = gst_caps_new_empty ();
   GArray *all = g_array_new (FALSE, FALSE, sizeof (GstVideoFormat));
+  GstStructure *fallback = NULL;
   guint i;
 
   g_array_append_vals (all, scale_formats, G_N_ELEMENTS (scale_formats));
@@ -245,16 +246,32 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
     }
     b = gst_avhw_scale_backend_for_caps (caps, i);
     if (!b) {
-      /* System memory in: nothing can come out, but say (ANY) so that the
-       * element links and set_caps tells what to do instead of a bare
-       * "could not link". Asked from downstream, it is not offered. */
-      if (direction == GST_PAD_SINK)
-        res = gst_caps_merge_structure_full (res,
-            any_size (gst_caps_get_structure (caps, i), all, FALSE),
-            gst_caps_features_new_any ());
+      /* System memory: nothing can come in or out, but say (ANY), last,
+       * so that the element links and set_caps tells what to do instead
+       * of a bare "could not link" (the pad templates list system memory
+       * for that). */
+      if (!fallback)
+        fallback = any_size (gst_caps_get_structure (caps, i), all, FALSE);
       continue;
     }
-    if (!device || gst_avhw_device_get_backend (device) == b) {
+    if (!device && !fallback) {
+      /* Linking before READY: any memory may be asked on the other side
+       * (the same reason, for system memory there) */
+      fallback = any_size (gst_caps_get_structure (caps, i), all, FALSE);
+    }
+    if (!device || !gst_avhw_backend_get_scale_filter (b)) {
+      /* Linking before READY (the device, hence what its filter makes, not
+       * known yet), or a device without a scale filter: any format and
+       * size of that memory, so that the link is made and negotiation
+       * says what is wrong (explain(), set_caps) instead of a bare "could
+       * not link". */
+      res = gst_caps_merge_structure_full (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)),
+          gst_caps_features_copy (f));
+      res = gst_caps_merge_structure_full (res,
+          any_size (gst_caps_get_structure (caps, i), all, FALSE),
+          gst_caps_features_copy (f));
+    } else if (gst_avhw_device_get_backend (device) == b) {
       res = gst_caps_merge_structure_full (res,
           gst_structure_copy (gst_caps_get_structure (caps, i)),
           gst_caps_features_copy (f));
@@ -262,6 +279,9 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
     }
     gst_object_unref (b);
   }
+  if (fallback)
+    res = gst_caps_merge_structure_full (res, fallback,
+        gst_caps_features_new_any ());
   g_array_unref (all);
   return res;
 }

@@ -47,10 +47,6 @@ G_DEFINE_TYPE (GstAvhwUpload, gst_avhw_upload, GST_TYPE_AVHW_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (avhwupload, "avhwupload", GST_RANK_NONE,
     GST_TYPE_AVHW_UPLOAD);
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-raw(ANY)"));
 
 #define DEVICE(s) gst_avhw_base_transform_get_device (GST_AVHW_BASE_TRANSFORM (s))
 
@@ -370,8 +366,9 @@ gst_avhw_upload_class_init (GstAvhwUploadClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_avhw_element_class_add_templates (element_class,
+      GST_AVHW_TEMPLATE_SYSTEM | GST_AVHW_TEMPLATE_FOREIGN |
+      GST_AVHW_TEMPLATE_DEVICE, GST_AVHW_TEMPLATE_DEVICE, NULL);
   gst_element_class_set_static_metadata (element_class,
       "avhw uploader", "Filter/Video/Hardware",
       "Uploads system-memory video into avhw device memory",

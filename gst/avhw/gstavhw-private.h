@@ -14,6 +14,11 @@ G_GNUC_INTERNAL void gst_avhw_codec_cache_clear (void);
 G_GNUC_INTERNAL GList *gst_avhw_lru_trim (GQueue * lru, guint limit,
     gsize owner_offset);
 
+/* Registry cache data of backend plugins: their memory features. */
+#define GST_AVHW_CACHE_DATA_NAME "gst-avhw-backends"
+G_GNUC_INTERNAL gboolean gst_avhw_strv_string_contains (const gchar * list,
+    const gchar * item);
+
 /* FFmpeg error code -> short text, in a caller-provided buffer. */
 #define GST_AVHW_ERR2STR(buf, err) \
   av_make_error_string ((buf), sizeof (buf), (err))

@@ -43,6 +43,8 @@ typedef struct
   gchar *codec_nick;
   enum AVCodecID codec_id;
   gboolean encoder;             /* a bin around avhwenc, not avhwdec */
+  gchar *memory_feature;        /* the backend's device memory */
+  gchar *foreign_feature;       /* GStreamer's, nullable */
 } AutodecClassData;
 
 typedef struct
@@ -107,6 +109,24 @@ autodec_change_state (GstElement * element, GstStateChange transition)
   return parent_class->change_state (element, transition);
 }
 
+/* The raw side: the backend's device memory, GStreamer's device memory it
+ * exchanges frames with, and system memory, in every format avhw maps. */
+static GstCaps *
+raw_template_caps (const AutodecClassData * cdata)
+{
+  const gchar *features[] = { cdata->memory_feature, cdata->foreign_feature,
+    GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY
+  };
+  const gchar *list[4];
+  guint i, n = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (features); i++)
+    if (features[i])
+      list[n++] = features[i];
+  list[n] = NULL;
+  return gst_avhw_format_template_caps (list, NULL);
+}
+
 static void
 autodec_class_init (gpointer g_class, gpointer class_data)
 {
@@ -114,7 +134,7 @@ autodec_class_init (gpointer g_class, gpointer class_data)
   GstElementClass *element_class = GST_ELEMENT_CLASS (g_class);
   const AutodecClassData *cdata = class_data;
   GstCaps *coded = gst_avhw_codec_get_caps (cdata->codec_id);
-  GstCaps *raw = gst_caps_from_string ("video/x-raw(ANY)");
+  GstCaps *raw = raw_template_caps (cdata);
   GstCaps *sink = cdata->encoder ? raw : coded;
   GstCaps *src = cdata->encoder ? coded : raw;
   const gchar *what = cdata->encoder ? "encoder" : "decoder";
@@ -247,6 +267,10 @@ register_kind (GstPlugin * plugin, GstAvhwBackend * backend, gboolean encoder)
       cdata->codec_nick = g_strdup (gst_avhw_codec_get_nick (ids[i]));
       cdata->codec_id = ids[i];
       cdata->encoder = encoder;
+      cdata->memory_feature =
+          g_strdup (gst_avhw_backend_get_caps_feature (backend));
+      cdata->foreign_feature =
+          g_strdup (gst_avhw_backend_get_foreign_memory_feature (backend));
       info.class_size = sizeof (GstAvhwAutodecClass);
       info.class_init = autodec_class_init;
       info.class_data = cdata;

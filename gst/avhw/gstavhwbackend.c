@@ -311,6 +311,37 @@ gst_avhw_backend_init (GstAvhwBackend * backend)
 {
 }
 
+/* Keeps the backend's memory features in its plugin's registry cache
+ * data, where gst_avhw_backend_list_memory_features() reads them without
+ * loading the plugin (element classes build their pad templates from them
+ * while plugins load, when no other plugin may be loaded). */
+static void
+remember_memory_features (GstPlugin * plugin, GstAvhwBackendClass * klass)
+{
+  const GstStructure *old = gst_plugin_get_cache_data (plugin);
+  GstStructure *data;
+  const gchar *fields[] = { "memory-features", "foreign-features" };
+  const gchar *values[] =
+      { klass->caps_feature, klass->foreign_memory_feature };
+  guint i;
+
+  data = old && gst_structure_has_name (old, GST_AVHW_CACHE_DATA_NAME) ?
+      gst_structure_copy (old) : gst_structure_new_empty
+      (GST_AVHW_CACHE_DATA_NAME);
+  for (i = 0; i < G_N_ELEMENTS (fields); i++) {
+    const gchar *have = gst_structure_get_string (data, fields[i]);
+    gchar *joined;
+
+    if (!values[i] || (have && gst_avhw_strv_string_contains (have, values[i])))
+      continue;
+    joined = have ? g_strconcat (have, ";", values[i], NULL) :
+        g_strdup (values[i]);
+    gst_structure_set (data, fields[i], G_TYPE_STRING, joined, NULL);
+    g_free (joined);
+  }
+  gst_plugin_set_cache_data (plugin, data);
+}
+
 /**
  * gst_avhw_backend_register:
  * @plugin: the backend's plugin
@@ -345,6 +376,7 @@ gst_avhw_backend_register (GstPlugin * plugin, GType type)
   /* Probe (no device opened) for the autoplugging decoders, unless the
    * backend was built for another contract: the registry refuses it. */
   klass = g_type_class_ref (type);
+  remember_memory_features (plugin, klass);
   if (klass->contract_version == GST_AVHW_BACKEND_CONTRACT_VERSION
       && klass->name && klass->get_n_devices && !G_TYPE_IS_ABSTRACT (type)) {
     GstAvhwBackend *probe = g_object_new (type, "name", klass->name, NULL);

@@ -78,3 +78,73 @@ gst_avhw_format_from_av (enum AVPixelFormat pix_fmt)
       return map[i].gst;
   return GST_VIDEO_FORMAT_UNKNOWN;
 }
+
+/**
+ * gst_avhw_format_list_names:
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names of the
+ *   GStreamer video formats that have an FFmpeg pixel format of the same
+ *   memory layout, each once, in the map's order (pad templates list them)
+ */
+gchar **
+gst_avhw_format_list_names (void)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (map); i++) {
+    const gchar *name = gst_video_format_to_string (map[i].gst);
+
+    if (!g_ptr_array_find_with_equal_func (out, name, g_str_equal, NULL))
+      g_ptr_array_add (out, g_strdup (name));
+  }
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
+}
+
+/**
+ * gst_avhw_format_template_caps:
+ * @features: (array zero-terminated=1): caps features, one structure for
+ *   each ("memory:AVHWCUDA", %GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY...), in
+ *   order of preference
+ * @formats: (nullable): a #GST_TYPE_LIST of format names; %NULL: every
+ *   format gst_avhw_format_list_names() gives
+ *
+ * Returns: (transfer full): `video/x-raw` caps of any size and rate in
+ *   those memories and formats, for pad templates
+ */
+GstCaps *
+gst_avhw_format_template_caps (const gchar * const *features,
+    const GValue * formats)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  GValue all = G_VALUE_INIT;
+  const gchar *const *f;
+
+  if (!formats) {
+    gchar **names = gst_avhw_format_list_names (), **n;
+
+    g_value_init (&all, GST_TYPE_LIST);
+    for (n = names; *n; n++) {
+      GValue v = G_VALUE_INIT;
+
+      g_value_init (&v, G_TYPE_STRING);
+      g_value_set_string (&v, *n);
+      gst_value_list_append_and_take_value (&all, &v);
+    }
+    g_strfreev (names);
+    formats = &all;
+  }
+  for (f = features; f && *f; f++) {
+    GstStructure *s = gst_structure_new ("video/x-raw",
+        "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+        "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+        "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+
+    gst_structure_set_value (s, "format", formats);
+    gst_caps_append_structure_full (caps, s, gst_caps_features_new (*f, NULL));
+  }
+  if (formats == &all)
+    g_value_unset (&all);
+  return caps;
+}

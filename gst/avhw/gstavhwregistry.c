@@ -6,6 +6,7 @@
 #endif
 
 #include "gstavhw.h"
+#include "gstavhw-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_registry_debug);
 #define GST_CAT_DEFAULT avhw_registry_debug
@@ -256,4 +257,68 @@ gst_avhw_backend_find (const gchar * name, GError ** error)
     g_free (names);
   }
   return found;
+}
+
+/* Whether the ';'-separated @list holds @item. */
+gboolean
+gst_avhw_strv_string_contains (const gchar * list, const gchar * item)
+{
+  gchar **parts = g_strsplit (list, ";", -1);
+  gboolean found = g_strv_contains ((const gchar * const *) parts, item);
+
+  g_strfreev (parts);
+  return found;
+}
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
+static void
+add_features (GPtrArray * out, const gchar * list)
+{
+  gchar **parts, **p;
+
+  if (!list)
+    return;
+  parts = g_strsplit (list, ";", -1);
+  for (p = parts; *p; p++)
+    if (**p && !g_ptr_array_find_with_equal_func (out, *p, g_str_equal, NULL))
+      g_ptr_array_add (out, g_strdup (*p));
+  g_strfreev (parts);
+}
+
+/**
+ * gst_avhw_backend_list_memory_features:
+ * @foreign: %FALSE: the caps features of the backends' own device memory
+ *   ("memory:AVHWCUDA"); %TRUE: those of GStreamer's own device memory the
+ *   backends exchange frames with ("memory:CUDAMemory")
+ *
+ * Reads the installed backends' memory features from the GStreamer
+ * registry, without loading a plugin, so it may be called from an element's
+ * class_init while plugins load (for pad templates). A backend plugin
+ * scanned in another process (the registry being rebuilt) may be missing.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the features, sorted
+ */
+gchar **
+gst_avhw_backend_list_memory_features (gboolean foreign)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GList *plugins, *l;
+
+  plugins = gst_registry_get_plugin_list (gst_registry_get ());
+  for (l = plugins; l; l = l->next) {
+    const GstStructure *data = gst_plugin_get_cache_data (l->data);
+
+    if (data && gst_structure_has_name (data, GST_AVHW_CACHE_DATA_NAME))
+      add_features (out, gst_structure_get_string (data, foreign ?
+              "foreign-features" : "memory-features"));
+  }
+  gst_plugin_list_free (plugins);
+  g_ptr_array_sort (out, compare_strings);
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
 }

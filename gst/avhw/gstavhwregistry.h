@@ -19,4 +19,7 @@ gchar * gst_avhw_backend_list_names (void);
 GST_AVHW_API
 gchar ** gst_avhw_backend_list_refused (void);
 
+GST_AVHW_API
+gchar ** gst_avhw_backend_list_memory_features (gboolean foreign);
+
 G_END_DECLS

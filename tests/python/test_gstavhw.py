@@ -127,6 +127,89 @@ class PipelineTest(unittest.TestCase):
         pipeline.set_state(Gst.State.NULL)
 
 
+class PadTemplateTest(unittest.TestCase):
+    """Pad templates list the memories and formats, as gst-inspect-1.0
+    shows them (the registry's copy) and as pads use them (the class's)."""
+
+    # element: (sink memories, src memories); "device": every backend's
+    # device memory, "system": system memory
+    MEMORIES = {
+        "avhwupload": ({"device", "system"}, {"device"}),
+        "avhwdownload": ({"device"}, {"system"}),
+        "avhwconvertscale": ({"device"}, {"device"}),
+        "avhwdec": (set(), {"device", "system"}),
+        "avhwenc": ({"device", "system"}, set()),
+    }
+
+    @staticmethod
+    def features(caps):
+        out = set()
+        for i in range(caps.get_size()):
+            f = caps.get_features(i)
+            if f.is_any():
+                out.add("ANY")
+            for j in range(f.get_size()):
+                out.add(f.get_nth(j))
+        return out
+
+    def expected(self, memories):
+        want = set()
+        if "system" in memories:
+            want.add("memory:SystemMemory")
+        if "device" in memories:
+            want |= {b.get_caps_feature() for b in GstAvhw.Backend.list()}
+        return want
+
+    def check(self, name, caps_by_pad):
+        sink_mem, src_mem = self.MEMORIES[name]
+        for pad, memories in (("sink", sink_mem), ("src", src_mem)):
+            caps = caps_by_pad[pad]
+            got = self.features(caps)
+            self.assertNotIn("ANY", got, f"{name} {pad}: {caps}")
+            missing = self.expected(memories) - got
+            self.assertFalse(missing, f"{name} {pad} lacks {missing}")
+            if memories:
+                s = caps.get_structure(0)
+                self.assertEqual(s.get_name(), "video/x-raw")
+                self.assertTrue(s.has_field("format"), f"{name} {pad}")
+
+    def test_registry_templates(self):
+        for name in self.MEMORIES:
+            factory = Gst.ElementFactory.find(name)
+            self.assertIsNotNone(factory, name)
+            caps = {t.name_template: t.get_caps()
+                    for t in factory.get_static_pad_templates()}
+            self.check(name, caps)
+
+    def test_class_templates(self):
+        for name in self.MEMORIES:
+            element = Gst.ElementFactory.make(name, None)
+            caps = {p: element.get_pad_template(p).get_caps()
+                    for p in ("sink", "src")}
+            self.check(name, caps)
+
+    def test_autoplug_templates_name_their_backend(self):
+        names = {b.get_name(): b.get_caps_feature()
+                 for b in GstAvhw.Backend.list()}
+        found = 0
+        for factory in Gst.Registry.get().get_feature_list(
+                Gst.ElementFactory):
+            fname = factory.get_name()
+            for backend, feature in names.items():
+                if not (fname.startswith("avhw" + backend)
+                        and fname[-3:] in ("dec", "enc")):
+                    continue
+                raw = "src" if fname.endswith("dec") else "sink"
+                for t in factory.get_static_pad_templates():
+                    if t.name_template == raw:
+                        got = self.features(t.get_caps())
+                        self.assertIn(feature, got, fname)
+                        self.assertIn("memory:SystemMemory", got, fname)
+                        self.assertNotIn("ANY", got, fname)
+                        found += 1
+        print(f"{found} autoplugging elements checked")
+
+
 if __name__ == "__main__":
     try:
         GstAvhw.Device.open("auto", None)

@@ -234,6 +234,38 @@ GST_START_TEST (test_software_without_hardware)
 
 GST_END_TEST;
 
+/* The raw side of @f lists the backend's memory and system memory, with
+ * formats, and no (ANY): what gst-inspect-1.0 shows. */
+static void
+check_raw_template (GstElementFactory * f, GstPadDirection dir)
+{
+  const GList *l;
+  gboolean device = FALSE, system = FALSE;
+
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps;
+    guint i;
+
+    if (t->direction != dir)
+      continue;
+    caps = gst_static_caps_get (&t->static_caps);
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *cf = gst_caps_get_features (caps, i);
+
+      fail_if (gst_caps_features_is_any (cf), "%" GST_PTR_FORMAT, caps);
+      fail_unless (gst_structure_has_field (gst_caps_get_structure (caps, i),
+              "format"));
+      device |= gst_caps_features_contains (cf, "memory:AVHWHwtest");
+      system |= gst_caps_features_is_equal (cf,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+    }
+    gst_caps_unref (caps);
+  }
+  fail_unless (device && system, "%s: its device memory and system memory",
+      gst_plugin_feature_get_name (GST_PLUGIN_FEATURE (f)));
+}
+
 /* Registers the hwtest backend's plugin: its avhwhwtesth264@kind ("dec"
  * or "enc") must come with it, ranked above primary, and no H.265 one. */
 static void
@@ -251,6 +283,8 @@ register_hwtest (const gchar * kind)
   fail_unless (f != NULL, "%s not registered", h264);
   fail_unless (gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)) >
       GST_RANK_PRIMARY);
+  check_raw_template (f, g_str_equal (kind, "dec") ? GST_PAD_SRC :
+      GST_PAD_SINK);
   gst_object_unref (f);
   fail_if (gst_element_factory_find (h265) != NULL, "%s registered", h265);
   g_free (h264);
