@@ -14,6 +14,7 @@
 #endif
 
 #include <string.h>
+#include <libavutil/dict.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include "gstavhwencconfig.h"
@@ -358,12 +359,102 @@ apply_profile (AVCodecContext * ctx, const gchar * profile)
       ctx->codec->name, profile);
 }
 
+/* ---------------------------------------------------------------- quiet */
+
+/* Whether FFmpeg's log (the avhw-ffmpeg category) is wanted at INFO or
+ * more: then the encoder libraries that print to stderr themselves are
+ * left to say what they say at their default level. */
+static gboolean
+ffmpeg_log_loud (void)
+{
+  /* not GST_DEBUG_CATEGORY_GET: it falls back to GST_CAT_DEFAULT */
+  GstDebugCategory *cat = _gst_debug_get_category ("avhw-ffmpeg");
+
+  return cat && gst_debug_category_get_threshold (cat) >= GST_LEVEL_INFO;
+}
+
+/* SVT-AV1 prints to stderr itself, not through av_log (16 lines a stream
+ * at its default level, info), and takes its level from the SVT_LOG
+ * environment variable only (-1 all ... 0 fatal, 1 error, 2 warn, 3 info,
+ * 4 debug): read at every svt_av1_enc_init_handle() up to 3.x (Debian 12
+ * ships 1.4, Debian 13 2.3), once, at the first, from 4.0 (whose
+ * svt_av1_set_log_callback() could take it into the debug log instead).
+ * So before libsvtav1 opens, unless the user set SVT_LOG or SVT_LOG_FILE
+ * (then SVT-AV1 does as they asked), avhwenc sets SVT_LOG=0 (fatal errors
+ * only), or 3 while avhw-ffmpeg is at INFO or more. Setting the
+ * environment is process-wide (and seen by child processes); it is done
+ * under a lock, only here, only for libsvtav1, and stops if something
+ * else changes the variable meanwhile. */
+static void
+quiet_svt_av1 (gboolean loud)
+{
+  static GMutex lock;
+  static gboolean checked, ours;
+  static const gchar *set;      /* what we set last, or NULL */
+  const gchar *now, *want;
+
+  g_mutex_lock (&lock);
+  now = g_getenv ("SVT_LOG");
+  if (!checked) {
+    ours = !now && !g_getenv ("SVT_LOG_FILE");
+    checked = TRUE;
+  } else if (ours && g_strcmp0 (now, set) != 0) {
+    GST_INFO ("SVT_LOG changed to %s by someone else: left alone",
+        GST_STR_NULL (now));
+    ours = FALSE;
+  }
+  /* unset and loud: SVT-AV1's default is what we would set */
+  want = loud ? (now ? "3" : NULL) : "0";
+  if (ours && want && g_strcmp0 (now, want) != 0) {
+    GST_DEBUG ("SVT_LOG=%s for libsvtav1", want);
+    g_setenv ("SVT_LOG", want, TRUE);
+    set = want;
+  }
+  g_mutex_unlock (&lock);
+}
+
+/* x265 prints to stderr itself, not through av_log (26 lines a stream at
+ * its default level): its log-level is none, or info while avhw-ffmpeg is
+ * at INFO or more, unless an x265-params in options gives its own. */
+static void
+quiet_x265 (AVCodecContext * ctx, gboolean loud)
+{
+  AVDictionary *params = NULL;
+
+  if (!has_priv_option (ctx, "x265-params")
+      || av_opt_get_dict_val (ctx->priv_data, "x265-params", 0, &params) < 0)
+    return;
+  if (!av_dict_get (params, "log-level", NULL, 0)) {
+    av_dict_set (&params, "log-level", loud ? "info" : "none", 0);
+    av_opt_set_dict_val (ctx->priv_data, "x265-params", params, 0);
+  }
+  av_dict_free (&params);
+}
+
+/* Encoder libraries that write to stderr themselves: quiet unless FFmpeg's
+ * log is wanted (issue 28). libx264, libaom-av1 and librav1e speak through
+ * av_log, so through the avhw-ffmpeg category (x264 but for its profile
+ * check, which prints "x264 [error]: baseline profile doesn't support
+ * 4:4:4" itself before the open fails). */
+static void
+quiet_libraries (AVCodecContext * ctx)
+{
+  gboolean loud = ffmpeg_log_loud ();
+
+  if (family_of (ctx->codec) == FAMILY_X265)
+    quiet_x265 (ctx, loud);
+  else if (g_str_equal (ctx->codec->name, "libsvtav1"))
+    quiet_svt_av1 (loud);
+}
+
 /**
  * gst_avhw_enc_apply_settings:
  * @ctx: an encoder context, not opened yet
  *
  * Applies @s to @ctx: AVCodecContext fields and the encoder family's
- * AVOptions, then the `options` string last so it can override them.
+ * AVOptions, then the `options` string last so it can override them;
+ * then the log level of the libraries that print to stderr themselves
+ * (x265, SVT-AV1), where `options` did not give one.
  *
  * Returns: %FALSE with @error naming the property, key and value the
  *   encoder refuses or lacks
@@ -395,20 +486,9 @@ gst_avhw_enc_apply_settings (AVCodecContext * ctx,
   /* A forced key unit should be a point a decoder can start from. */
   if (has_priv_option (ctx, "forced-idr"))
     av_opt_set (ctx->priv_data, "forced-idr", "1", 0);
-  /* x265 prints to stderr itself, not through av_log (26 lines per stream
-   * at its default level): quiet unless FFmpeg's log (avhw-ffmpeg) is
-   * wanted at INFO or more. An x265-params in options replaces this. */
-  if (family_of (ctx->codec) == FAMILY_X265
-      && has_priv_option (ctx, "x265-params")) {
-    GstDebugCategory *cat = _gst_debug_get_category ("avhw-ffmpeg");
-    gboolean loud = cat && gst_debug_category_get_threshold (cat) >=
-        GST_LEVEL_INFO;
-
-    av_opt_set (ctx->priv_data, "x265-params", loud ? "log-level=info" :
-        "log-level=none", 0);
-  }
   if (s->options && !apply_options (ctx, s->options, error))
     return FALSE;
+  quiet_libraries (ctx);
   return TRUE;
 }
 
