@@ -14,6 +14,7 @@
 #endif
 
 #include <string.h>
+#include <libavutil/dict.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include "gstavhwencconfig.h"
@@ -358,12 +359,102 @@ apply_profile (AVCodecContext * ctx, const gchar * profile)
       ctx->codec->name, profile);
 }
 
+/* ---------------------------------------------------------------- quiet */
+
+/* Whether FFmpeg's log (the avhw-ffmpeg category) is wanted at INFO or
+ * more: then the encoder libraries that print to stderr themselves are
+ * left to say what they say at their default level. */
+static gboolean
+ffmpeg_log_loud (void)
+{
+  /* not GST_DEBUG_CATEGORY_GET: it falls back to GST_CAT_DEFAULT */
+  GstDebugCategory *cat = _gst_debug_get_category ("avhw-ffmpeg");
+
+  return cat && gst_debug_category_get_threshold (cat) >= GST_LEVEL_INFO;
+}
+
+/* SVT-AV1 prints to stderr itself, not through av_log (16 lines a stream
+ * at its default level, info), and takes its level from the SVT_LOG
+ * environment variable only (-1 all ... 0 fatal, 1 error, 2 warn, 3 info,
+ * 4 debug): read at every svt_av1_enc_init_handle() up to 3.x (Debian 12
+ * ships 1.4, Debian 13 2.3), once, at the first, from 4.0 (whose
+ * svt_av1_set_log_callback() could take it into the debug log instead).
+ * So before libsvtav1 opens, unless the user set SVT_LOG or SVT_LOG_FILE
+ * (then SVT-AV1 does as they asked), avhwenc sets SVT_LOG=0 (fatal errors
+ * only), or 3 while avhw-ffmpeg is at INFO or more. Setting the
+ * environment is process-wide (and seen by child processes); it is done
+ * under a lock, only here, only for libsvtav1, and stops if something
+ * else changes the variable meanwhile. */
+static void
+quiet_svt_av1 (gboolean loud)
+{
+  static GMutex lock;
+  static gboolean checked, ours;
+  static const gchar *set;      /* what we set last, or NULL */
+  const gchar *now, *want;
+
+  g_mutex_lock (&lock);
+  now = g_getenv ("SVT_LOG");
+  if (!checked) {
+    ours = !now && !g_getenv ("SVT_LOG_FILE");
+    checked = TRUE;
+  } else if (ours && g_strcmp0 (now, set) != 0) {
+    GST_INFO ("SVT_LOG changed to %s by someone else: left alone",
+        GST_STR_NULL (now));
+    ours = FALSE;
+  }
+  /* unset and loud: SVT-AV1's default is what we would set */
+  want = loud ? (now ? "3" : NULL) : "0";
+  if (ours && want && g_strcmp0 (now, want) != 0) {
+    GST_DEBUG ("SVT_LOG=%s for libsvtav1", want);
+    g_setenv ("SVT_LOG", want, TRUE);
+    set = want;
+  }
+  g_mutex_unlock (&lock);
+}
+
+/* x265 prints to stderr itself, not through av_log (26 lines a stream at
+ * its default level): its log-level is none, or info while avhw-ffmpeg is
+ * at INFO or more, unless an x265-params in options gives its own. */
+static void
+quiet_x265 (AVCodecContext * ctx, gboolean loud)
+{
+  AVDictionary *params = NULL;
+
+  if (!has_priv_option (ctx, "x265-params")
+      || av_opt_get_dict_val (ctx->priv_data, "x265-params", 0, &params) < 0)
+    return;
+  if (!av_dict_get (params, "log-level", NULL, 0)) {
+    av_dict_set (&params, "log-level", loud ? "info" : "none", 0);
+    av_opt_set_dict_val (ctx->priv_data, "x265-params", params, 0);
+  }
+  av_dict_free (&params);
+}
+
+/* Encoder libraries that write to stderr themselves: quiet unless FFmpeg's
+ * log is wanted (issue 28). libx264, libaom-av1 and librav1e speak through
+ * av_log, so through the avhw-ffmpeg category (x264 but for its profile
+ * check, which prints "x264 [error]: baseline profile doesn't support
+ * 4:4:4" itself before the open fails). */
+static void
+quiet_libraries (AVCodecContext * ctx)
+{
+  gboolean loud = ffmpeg_log_loud ();
+
+  if (family_of (ctx->codec) == FAMILY_X265)
+    quiet_x265 (ctx, loud);
+  else if (g_str_equal (ctx->codec->name, "libsvtav1"))
+    quiet_svt_av1 (loud);
+}
+
 /**
  * gst_avhw_enc_apply_settings:
  * @ctx: an encoder context, not opened yet
  *
  * Applies @s to @ctx: AVCodecContext fields and the encoder family's
- * AVOptions, then the `options` string last so it can override them.
+ * AVOptions, then the `options` string last so it can override them;
+ * then the log level of the libraries that print to stderr themselves
+ * (x265, SVT-AV1), where `options` did not give one.
  *
  * Returns: %FALSE with @error naming the property, key and value the
  *   encoder refuses or lacks
@@ -395,20 +486,9 @@ gst_avhw_enc_apply_settings (AVCodecContext * ctx,
   /* A forced key unit should be a point a decoder can start from. */
   if (has_priv_option (ctx, "forced-idr"))
     av_opt_set (ctx->priv_data, "forced-idr", "1", 0);
-  /* x265 prints to stderr itself, not through av_log (26 lines per stream
-   * at its default level): quiet unless FFmpeg's log (avhw-ffmpeg) is
-   * wanted at INFO or more. An x265-params in options replaces this. */
-  if (family_of (ctx->codec) == FAMILY_X265
-      && has_priv_option (ctx, "x265-params")) {
-    GstDebugCategory *cat = _gst_debug_get_category ("avhw-ffmpeg");
-    gboolean loud = cat && gst_debug_category_get_threshold (cat) >=
-        GST_LEVEL_INFO;
-
-    av_opt_set (ctx->priv_data, "x265-params", loud ? "log-level=info" :
-        "log-level=none", 0);
-  }
   if (s->options && !apply_options (ctx, s->options, error))
     return FALSE;
+  quiet_libraries (ctx);
   return TRUE;
 }
 
@@ -531,106 +611,4 @@ gst_avhw_enc_find_software (enum AVCodecID codec_id)
         && !gst_avhw_enc_codec_is_hardware (c))
       return c;
   return NULL;
-}
-
-/* ---------------------------------------------------------------- log */
-
-/* FFmpeg says why an encoder does not open in its log (nvenc: "OpenEncode-
- * SessionEx failed: unsupported device (2)"), while avcodec_open2() only
- * returns an errno. FFmpeg's log reaches GStreamer's debug log through the
- * one process-wide av_log callback: the library's ("avhw-ffmpeg"
- * category), or gst-libav's ("libav") once that plugin has loaded and taken
- * the callback over. While an encoder opens, the errors of this thread in
- * either category are collected so the element's message can quote them;
- * the categories' thresholds are raised to ERROR meanwhile (so the errors of
- * a failing open also reach the default log, as FFmpeg's own tools show
- * them) and restored by the last thread to finish. */
-static const gchar *capture_categories[] = { "avhw-ffmpeg", "libav" };
-
-static GMutex capture_lock;
-static guint capture_users;
-static GstDebugLevel capture_saved[G_N_ELEMENTS (capture_categories)];
-static GPrivate capture_buffer;
-
-static void
-capture_log (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  GString *s = g_private_get (&capture_buffer);
-  const gchar *name, *text, *p;
-
-  /* every message of every thread comes here: the cheap test first */
-  if (!s || level > GST_LEVEL_ERROR)
-    return;
-  name = gst_debug_category_get_name (category);
-  if (!g_str_equal (name, capture_categories[0])
-      && !g_str_equal (name, capture_categories[1]))
-    return;
-  text = gst_debug_message_get (message);
-  if (!text)
-    return;
-  /* "[libx264 @ 0x5555] Error ..." -> "Error ..." */
-  if (text[0] == '[' && (p = strstr (text, "] ")))
-    text = p + 2;
-  if (strstr (s->str, text))
-    return;
-  g_string_append_printf (s, "%s%s", s->len ? " " : "", text);
-  while (s->len > 0 && g_ascii_isspace (s->str[s->len - 1]))
-    g_string_truncate (s, s->len - 1);
-}
-
-void
-gst_avhw_enc_log_capture_begin (void)
-{
-  static gsize added = 0;
-  guint i;
-
-  /* Added once and kept: GStreamer leaks a list on every removal. */
-  if (g_once_init_enter (&added)) {
-    gst_debug_add_log_function (capture_log, NULL, NULL);
-    g_once_init_leave (&added, 1);
-  }
-  g_private_set (&capture_buffer, g_string_new (NULL));
-  g_mutex_lock (&capture_lock);
-  if (capture_users++ == 0) {
-    for (i = 0; i < G_N_ELEMENTS (capture_categories); i++) {
-      /* not GST_DEBUG_CATEGORY_GET: it falls back to GST_CAT_DEFAULT */
-      GstDebugCategory *cat = _gst_debug_get_category (capture_categories[i]);
-
-      if (!cat)
-        continue;
-      capture_saved[i] = gst_debug_category_get_threshold (cat);
-      if (capture_saved[i] < GST_LEVEL_ERROR)
-        gst_debug_category_set_threshold (cat, GST_LEVEL_ERROR);
-    }
-  }
-  g_mutex_unlock (&capture_lock);
-}
-
-/* Returns: (transfer full): what FFmpeg said, or %NULL */
-gchar *
-gst_avhw_enc_log_capture_end (void)
-{
-  GString *s = g_private_get (&capture_buffer);
-  guint i;
-
-  g_private_set (&capture_buffer, NULL);
-  g_mutex_lock (&capture_lock);
-  if (--capture_users == 0) {
-    for (i = 0; i < G_N_ELEMENTS (capture_categories); i++) {
-      GstDebugCategory *cat = _gst_debug_get_category (capture_categories[i]);
-
-      if (cat && capture_saved[i] < GST_LEVEL_ERROR)
-        gst_debug_category_set_threshold (cat, capture_saved[i]);
-    }
-  }
-  g_mutex_unlock (&capture_lock);
-  if (!s)
-    return NULL;
-  if (s->len == 0) {
-    g_string_free (s, TRUE);
-    return NULL;
-  }
-  return g_string_free (s, FALSE);
 }

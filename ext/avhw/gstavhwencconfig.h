@@ -67,8 +67,4 @@ const AVCodec * gst_avhw_enc_find_encoder (const gchar * name,
 
 const AVCodec * gst_avhw_enc_find_software (enum AVCodecID codec_id);
 
-void gst_avhw_enc_log_capture_begin (void);
-
-gchar * gst_avhw_enc_log_capture_end (void);
-
 G_END_DECLS

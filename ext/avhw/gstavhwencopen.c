@@ -14,6 +14,7 @@
 #endif
 
 #include <libavutil/pixdesc.h>
+#include <gst/avhw/gstavhwlog-private.h>
 #include "gstavhwencprivate.h"
 
 #define GST_CAT_DEFAULT gst_avhw_enc_debug
@@ -415,14 +416,25 @@ try_open (GstAvhwEnc * self, const AVCodec * codec, GstBuffer * first,
     goto fail;
   }
 
-  gst_avhw_enc_log_capture_begin ();
+  /* FFmpeg says why it does not open in its log (nvenc: "OpenEncode-
+   * SessionEx failed: unsupported device (2)"); avcodec_open2() returns an
+   * errno only. Its errors are captured, whatever the debug thresholds, to
+   * be quoted in the element's message, and not logged again here: the
+   * avhw-ffmpeg category has them once. */
+  _gst_avhw_log_capture_begin ();
   r = avcodec_open2 (ctx, codec, NULL);
-  said = gst_avhw_enc_log_capture_end ();
+  said = _gst_avhw_log_capture_end ();
   if (r < 0) {
-    reason = g_strdup_printf ("%s%s(%s)", said ? said : "", said ? " " : "",
-        av_make_error_string (errbuf, sizeof (errbuf), r));
+    av_make_error_string (errbuf, sizeof (errbuf), r);
+    reason = said ? g_strdup_printf ("%s (%s)", said, errbuf) :
+        g_strdup (errbuf);
+    append_reason (why, codec->name, reason);
+    GST_INFO_OBJECT (self, "%s did not open (%s)%s", codec->name, errbuf,
+        said ? "; FFmpeg's error in avhw-ffmpeg" : "");
     g_free (said);
-    goto fail;
+    g_free (reason);
+    avcodec_free_context (&ctx);
+    return OPEN_FAILED;
   }
   g_free (said);
 

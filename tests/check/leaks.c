@@ -1,9 +1,11 @@
 /* gst-avhw tests: nothing leaks after pipelines end, with the cache still
  * holding its devices and after it is cleared
  *
- * Decodes, uploads/downloads and scales (avhwconvertscale, where the
- * backend names a scale filter) a few frames through every backend present,
- * three times, clears the cache, then asks the leaks tracer (run with
+ * Decodes, uploads/downloads, scales (avhwconvertscale, where the backend
+ * names a scale filter) and encodes (avhwenc from device memory, libx264
+ * where no hardware encoder opens, with B-frames) a few frames through
+ * every backend present, three times, clears the cache, then asks the
+ * leaks tracer (run with
  * GST_TRACERS=leaks; meson does) what is still alive: a buffer, memory,
  * device, pool or any other GstObject fails the test. tests/check/valgrind-leaks.sh runs
  * the same program under valgrind for leaks below GStreamer's objects
@@ -78,6 +80,22 @@ no_live_objects (void)
   return ok;
 }
 
+/* Whether avhwenc knows fallback=libx264 (FFmpeg has the encoder). */
+static gboolean
+have_libx264 (void)
+{
+  GstElement *e = gst_element_factory_make ("avhwenc", NULL);
+  gboolean ok;
+
+  if (!e)
+    return FALSE;
+  g_object_set (e, "fallback", "libx264", NULL);
+  ok = gst_element_set_state (e, GST_STATE_READY) != GST_STATE_CHANGE_FAILURE;
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+  return ok;
+}
+
 /* AVHW_LEAKS_SKIP: backends (comma-separated) to leave out. */
 static gboolean
 skip_backend (const gchar * name)
@@ -95,13 +113,16 @@ main (int argc, char **argv)
 {
   GList *backends, *l;
   guint i, ran = 0;
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, encode;
 
   gst_init (&argc, &argv);
+  encode = have_libx264 ();
+  if (!encode)
+    g_print ("avhwenc left out: FFmpeg has no libx264\n");
   backends = gst_avhw_backend_list ();
   for (l = backends; l; l = l->next) {
     const gchar *name = gst_avhw_backend_get_name (l->data);
-    gchar *dec, *updown, *scale;
+    gchar *dec, *updown, *scale, *enc;
 
     if (gst_avhw_backend_get_n_devices (l->data, NULL) == 0)
       continue;
@@ -124,11 +145,19 @@ main (int argc, char **argv)
         "avhwconvertscale ! video/x-raw(%s),width=48,height=32 ! "
         "avhwdownload ! fakesink", name,
         gst_avhw_backend_get_caps_feature (l->data)) : NULL;
+    /* an encoder per pipeline, its device frames downloaded for libx264
+     * (or taken as they are by the backend's hardware encoder) */
+    enc = encode ? g_strdup_printf ("videotestsrc num-buffers=8 ! "
+        "video/x-raw,format=I420,width=96,height=64 ! avhwupload device=%s ! "
+        "avhwenc device=%s fallback=libx264 b-frames=2 ! fakesink", name,
+        name) : NULL;
     for (i = 0; i < 3 && ok; i++)
-      ok = run (dec) && run (updown) && (!scale || run (scale));
+      ok = run (dec) && run (updown) && (!scale || run (scale))
+          && (!enc || run (enc));
     g_free (dec);
     g_free (updown);
     g_free (scale);
+    g_free (enc);
     ran++;
   }
   g_list_free_full (backends, gst_object_unref);
