@@ -390,7 +390,11 @@ make_avcc (GArray * nals, const SpsInfo * sps)
   gst_byte_writer_put_uint8 (&bw,
       count_nals (nals, AV_CODEC_ID_H264, H264_NAL_PPS));
   put_nals (&bw, nals, AV_CODEC_ID_H264, H264_NAL_PPS);
-  if (p == 100 || p == 110 || p == 122 || p == 144) {
+  /* ISO/IEC 14496-15 from its 6th edition, FFmpeg's ff_isom_write_avcc
+   * and h264parse: every profile but Baseline, Main and Extended. (The 5th
+   * edition's list, 100, 110, 122 and 144, left out High 4:4:4 Predictive,
+   * 244: 144 is the High 4:4:4 profile withdrawn from H.264.) */
+  if (p != 66 && p != 77 && p != 88) {
     gst_byte_writer_put_uint8 (&bw, 0xfc | sps->chroma_format_idc);
     gst_byte_writer_put_uint8 (&bw, 0xf8 | (sps->bit_depth_luma - 8));
     gst_byte_writer_put_uint8 (&bw, 0xf8 | (sps->bit_depth_chroma - 8));
