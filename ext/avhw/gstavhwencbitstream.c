@@ -477,6 +477,32 @@ done:
   return out;
 }
 
+/* profile from the first sequence header of the OBUs at @data or in the
+ * configOBUs of the av1C @data, named as av1parse names it (no level:
+ * av1parse sets none). */
+static gboolean
+av1_caps (GstCaps * caps, const guint8 * data, gsize size)
+{
+  GstAV1Parser *parser = gst_av1_parser_new ();
+  GstAV1SequenceHeaderOBU seq;
+  GstAV1OBU obu;
+  gboolean found;
+
+  if (size >= 4 && data[0] == 0x81) {
+    data += 4;
+    size -= 4;
+  }
+  found = av1_sequence_header (parser, data, size, &obu, &seq);
+  if (found && seq.seq_profile <= GST_AV1_PROFILE_2) {
+    static const gchar *names[] = { "main", "high", "professional" };
+
+    gst_caps_set_simple (caps, "profile", G_TYPE_STRING,
+        names[seq.seq_profile], NULL);
+  }
+  gst_av1_parser_free (parser);
+  return found;
+}
+
 /**
  * gst_avhw_enc_make_codec_data:
  * @codec_id: AV_CODEC_ID_H264, AV_CODEC_ID_HEVC or AV_CODEC_ID_AV1
@@ -533,13 +559,15 @@ gst_avhw_enc_annexb_to_length_prefixed (const guint8 * data, gsize size)
 
 /**
  * gst_avhw_enc_caps_set_profile_level:
- * @caps: H.264 or H.265 caps to complete
- * @data: Annex B data holding an SPS, or a configuration record
+ * @caps: H.264, H.265 or AV1 caps to complete
+ * @data: Annex B data holding an SPS, AV1 OBUs holding a sequence header,
+ *   or a configuration record
  *
  * Sets `profile`, `level` (and `tier` for H.265) from the first SPS in @data,
- * as h264parse and h265parse do.
+ * as h264parse and h265parse do; for AV1 `profile` from the sequence header,
+ * as av1parse does.
  *
- * Returns: whether an SPS was found
+ * Returns: whether an SPS (a sequence header) was found
  */
 gboolean
 gst_avhw_enc_caps_set_profile_level (GstCaps * caps, enum AVCodecID codec_id,
@@ -551,5 +579,7 @@ gst_avhw_enc_caps_set_profile_level (GstCaps * caps, enum AVCodecID codec_id,
     return h264_caps (caps, data, size);
   if (codec_id == AV_CODEC_ID_HEVC)
     return h265_caps (caps, data, size);
+  if (codec_id == AV_CODEC_ID_AV1)
+    return av1_caps (caps, data, size);
   return FALSE;
 }
