@@ -13,7 +13,8 @@
  *   av1parse set them (av1parse: the profile), from the access unit and
  *   from the record;
  * - length-prefixed NAL units, byte for byte as FFmpeg's MP4 sample;
- * - no record and no caps from what lacks a parameter set.
+ * - the same record from the parameter sets alone (an encoder's
+ *   extradata); no record and no caps from what lacks a parameter set.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -191,7 +192,7 @@ nals_from_record (const Vector * v, const gint * types)
   return out;
 }
 
-GST_START_TEST (no_record_without_parameter_sets)
+GST_START_TEST (parameter_sets_alone_or_missing)
 {
   static const gint h264_sps[] = { 7, -1 }, h264_pps[] = { 8, -1 };
   static const gint h265_sps[] = { 32, 33, -1 }, h265_pps[] = { 34, -1 };
@@ -204,11 +205,13 @@ GST_START_TEST (no_record_without_parameter_sets)
   for (i = 0; i < G_N_ELEMENTS (vectors); i++) {
     const Vector *v = &vectors[i];
     gboolean hevc = v->codec_id == AV_CODEC_ID_HEVC;
-    GstCaps *caps = gst_caps_new_empty_simple (caps_name (v->codec_id));
+    GstCaps *caps;
+    GstBuffer *rec;
     GByteArray *sps, *pps;
 
     if (v->codec_id == AV_CODEC_ID_AV1)
       continue;
+    caps = gst_caps_new_empty_simple (caps_name (v->codec_id));
     sps = nals_from_record (v, hevc ? h265_sps : h264_sps);
     pps = nals_from_record (v, hevc ? h265_pps : h264_pps);
     fail_unless (sps->len > 0 && pps->len > 0);
@@ -225,6 +228,11 @@ GST_START_TEST (no_record_without_parameter_sets)
             sps->data, sps->len), "%s: no caps from the SPS", v->name);
     assert_field (v->name, gst_caps_get_structure (caps, 0), "profile",
         v->profile);
+    /* the parameter sets alone (an encoder's extradata): the same record */
+    g_byte_array_append (sps, pps->data, pps->len);
+    rec = gst_avhw_enc_make_codec_data (v->codec_id, sps->data, sps->len);
+    assert_bytes (v->name, rec, v->record, v->record_size);
+    gst_buffer_unref (rec);
     g_byte_array_unref (sps);
     g_byte_array_unref (pps);
     gst_caps_unref (caps);
@@ -262,7 +270,7 @@ encbitstream_suite (void)
   tcase_add_test (tc, records_as_ffmpeg_writes_them);
   tcase_add_test (tc, caps_as_the_parsers_set_them);
   tcase_add_test (tc, length_prefixed_as_ffmpeg_writes_it);
-  tcase_add_test (tc, no_record_without_parameter_sets);
+  tcase_add_test (tc, parameter_sets_alone_or_missing);
   tcase_add_test (tc, annexb_or_not);
   return s;
 }
