@@ -1,4 +1,4 @@
-/* gst-avhw: H.264/H.265 bitstream helpers for avhwenc
+/* gst-avhw: H.264/H.265/AV1 bitstream helpers for avhwenc
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once

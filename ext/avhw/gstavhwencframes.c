@@ -130,7 +130,8 @@ accepted_caps (GstAvhwEnc * self, GstCaps * caps)
 }
 
 /* Output caps from the first packet of a context: profile and level from
- * its SPS (extradata or in-band), codec_data for avc/hvc1/hev1. */
+ * its SPS (extradata or in-band; AV1: the profile from its sequence
+ * header), codec_data for avc/hvc1/hev1 and AV1. */
 static gboolean
 ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
 {
@@ -148,8 +149,7 @@ ensure_output_caps (GstAvhwEnc * self, const AVPacket * pkt)
   caps = gst_avhw_enc_codec_src_caps (id);
   gst_caps_set_simple (caps, "stream-format", G_TYPE_STRING,
       self->stream_format, NULL);
-  if (id != AV_CODEC_ID_AV1)
-    gst_avhw_enc_caps_set_profile_level (caps, id, hdr, hdr_size);
+  gst_avhw_enc_caps_set_profile_level (caps, id, hdr, hdr_size);
   if (id == AV_CODEC_ID_AV1) {
     /* av1C, which MP4 and Matroska need: mp4mux writes zeros without it */
     codec_data = gst_avhw_enc_make_codec_data (id, hdr, hdr_size);
