@@ -266,6 +266,13 @@ refuse (GstAvhwConvertScale * self, gchar * msg, const gchar * debug)
   return FALSE;
 }
 
+static gboolean
+same_memory (GstCaps * a, GstCaps * b)
+{
+  return gst_caps_features_is_equal (gst_caps_get_features (a, 0),
+      gst_caps_get_features (b, 0));
+}
+
 /* Checks what set_caps needs beyond the caps transform: the filter, the
  * method, the borders, the fields, the range. */
 static gboolean
@@ -348,6 +355,19 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   self->backend = gst_avhw_scale_backend_for_caps (incaps, 0);
   if (!self->backend) {
     explain (self, incaps, outcaps);
+    return FALSE;
+  }
+  if (!same_memory (incaps, outcaps)) {
+    if (!explain (self, incaps, outcaps))
+      refuse (self, g_strdup_printf ("avhwconvertscale gives frames in the "
+              "memory it takes (%s); downstream asks for %s. Put "
+              "avhwdownload after it for system memory, or avhwupload for "
+              "another device.", gst_caps_features_get_nth
+              (gst_caps_get_features (incaps, 0), 0), gst_caps_features_is_equal
+              (gst_caps_get_features (outcaps, 0),
+                  GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY) ? "system memory" :
+              gst_caps_features_get_nth (gst_caps_get_features (outcaps, 0),
+                  0)), NULL);
     return FALSE;
   }
   if (gst_base_transform_is_passthrough (trans))

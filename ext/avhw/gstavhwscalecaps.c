@@ -255,23 +255,22 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
       continue;
     }
     if (!device && !fallback) {
-      /* Linking before READY: any memory may be asked on the other side
-       * (the same reason, for system memory there) */
+      /* No device yet (linking before READY; negotiating before the
+       * device is known): any memory may be asked on the other side, for
+       * the same reason; set_caps refuses what cannot be made. */
       fallback = any_size (gst_caps_get_structure (caps, i), all, FALSE);
     }
-    if (!device || !gst_avhw_backend_get_scale_filter (b)) {
-      /* Linking before READY (the device, hence what its filter makes, not
-       * known yet), or a device without a scale filter: any format and
-       * size of that memory, so that the link is made and negotiation
-       * says what is wrong (explain(), set_caps) instead of a bare "could
-       * not link". */
+    if (!gst_avhw_backend_get_scale_filter (b)) {
+      /* A device without a scale filter: any format and size of its
+       * memory, so that the link is made and set_caps says so instead of
+       * a bare "could not link". */
       res = gst_caps_merge_structure_full (res,
           gst_structure_copy (gst_caps_get_structure (caps, i)),
           gst_caps_features_copy (f));
       res = gst_caps_merge_structure_full (res,
           any_size (gst_caps_get_structure (caps, i), all, FALSE),
           gst_caps_features_copy (f));
-    } else if (gst_avhw_device_get_backend (device) == b) {
+    } else if (!device || gst_avhw_device_get_backend (device) == b) {
       res = gst_caps_merge_structure_full (res,
           gst_structure_copy (gst_caps_get_structure (caps, i)),
           gst_caps_features_copy (f));

@@ -369,6 +369,51 @@ def _():
                  "next": r"avhwdownload after it"}
 
 
+# Refusals made where the link is delayed (parsebin, decodebin, a parser):
+# the avhw element's own error, not the demuxer's "not-linked" or the
+# parser's "not-negotiated" (issue 28, item 5).
+def _no_scale_filter_device():
+    from docs_common import backend_names, device_status
+    _, _, GstAvhw = child_setup()
+    for b in GstAvhw.Backend.list():
+        if (not b.get_scale_filter()
+                and device_status(b.get_name())[0] == "ok"):
+            return b
+    raise Skip("no device of a backend without a scale filter")
+
+
+@case("convertscale-no-filter-behind-parsebin")
+def _():
+    b = _no_scale_filter_device()
+    n, f = b.get_name(), b.get_caps_feature()
+    obs = first_error(f"filesrc location={clip('in.mp4')} ! parsebin ! "
+                      f"avhwdec device={n} ! avhwupload device={n} ! "
+                      f"avhwconvertscale ! video/x-raw({f}),width=224,"
+                      "height=224 ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": n,
+                 "next": r"Scale on another device, or on the CPU"}
+
+
+@case("convertscale-no-filter-behind-parser")
+def _():
+    b = _no_scale_filter_device()
+    n, f = b.get_name(), b.get_caps_feature()
+    obs = first_error(f"filesrc location={clip('in.h264')} ! h264parse ! "
+                      f"avhwdec device={n} ! avhwconvertscale ! "
+                      f"video/x-raw({f}),width=224,height=224 ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": n,
+                 "next": r"Scale on another device, or on the CPU"}
+
+
+@case("convertscale-system-memory-out-behind-parsebin")
+def _():
+    obs = first_error(f"filesrc location={clip('in.mp4')} ! parsebin ! "
+                      "avhwdec ! avhwconvertscale ! "
+                      "video/x-raw,width=224,height=224 ! fakesink")
+    return obs, {"element": "avhwconvertscale0", "device": None,
+                 "next": r"avhwdownload after it"}
+
+
 @case("python-open-unknown-backend")
 def _():
     from docs_common import backend_names
