@@ -622,6 +622,68 @@ GST_START_TEST (test_pipeline_shares_one_device)
 
 GST_END_TEST;
 
+/* A device named on one element reaches the elements left at auto, up-
+ * and downstream, whatever order they reach READY in: with four devices
+ * and the least busy one otherwise chosen (multi:0), each `auto` element
+ * must report the named device (issue 28, item 2). */
+GST_START_TEST (test_named_device_reaches_auto_neighbours)
+{
+  static const struct
+  {
+    const gchar *desc;          /* %s: the clip */
+    const gchar *names[3];      /* elements that must be on multi:3 */
+  } cases[] = {
+    {"filesrc location=%s ! h264parse ! avhwdec name=a device=multi:3 ! "
+          "queue ! avhwenc name=b fallback=libx264 ! fakesink", {"a", "b"}},
+    {"filesrc location=%s ! h264parse ! avhwdec name=a ! queue ! "
+          "avhwenc name=b device=multi:3 fallback=libx264 ! fakesink",
+        {"a", "b"}},
+    {"videotestsrc num-buffers=2 ! video/x-raw,format=NV12 ! avhwupload "
+          "name=a device=multi:3 ! tee name=t ! queue ! avhwdownload name=b ! "
+          "fakesink t. ! queue ! avhwenc name=c fallback=libx264 ! fakesink",
+        {"a", "b", "c"}},
+    {"videotestsrc num-buffers=2 ! video/x-raw,format=NV12 ! "
+          "avhwupload name=a ! tee ! queue ! avhwdownload name=b "
+          "device=multi:3 ! fakesink", {"a", "b"}},
+  };
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *desc = g_strdup_printf (cases[i].desc, clip);
+    GError *err = NULL;
+    GstElement *p = gst_parse_launch (desc, &err);
+    GstMessage *msg;
+
+    setup ();
+    fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "");
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      fail ("%s: %s (%s)", desc, err->message, dbg);
+    }
+    fail_unless (msg != NULL, "%s did not end", desc);
+    gst_message_unref (msg);
+    for (j = 0; j < G_N_ELEMENTS (cases[i].names) && cases[i].names[j]; j++) {
+      GstElement *e = gst_bin_get_by_name (GST_BIN (p), cases[i].names[j]);
+      gchar *where;
+
+      active_device_name (e, &where);
+      fail_unless_equals_string (where, "multi:3");
+      g_free (where);
+      gst_object_unref (e);
+    }
+    stop (p);
+    assert_all_idle ();
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
 /* Encoders count too, and avhwupload/avhwdownload do not. */
 GST_START_TEST (test_encoders_count_transfers_do_not)
 {
@@ -804,6 +866,7 @@ placement_suite (void)
   tcase_add_test (tc, test_pipelines_spread);
   tcase_add_test (tc, test_pipeline_pin);
   tcase_add_test (tc, test_pipeline_shares_one_device);
+  tcase_add_test (tc, test_named_device_reaches_auto_neighbours);
   tcase_add_test (tc, test_encoders_count_transfers_do_not);
   tcase_add_test (tc, test_active_device_property);
   tcase_add_test (tc, test_single_device_backends_unchanged);
