@@ -13,6 +13,7 @@ pkgs=(
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy
   python3-torch
+  gi-docgen
   libvulkan-dev mesa-vulkan-drivers vulkan-tools
   libxkbcommon-dev libxkbcommon-x11-dev
   libva-dev libdrm-dev

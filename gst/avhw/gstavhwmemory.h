@@ -15,6 +15,11 @@ G_BEGIN_DECLS
  */
 #define GST_AVHW_MEMORY_NAME "AVHWMemory"
 
+/* GST_MAP_AVHW and gst_is_avhw_memory() are C only: their names lack the
+ * gst_avhw prefix, so g-ir-scanner would take them for GStreamer's own
+ * (a warning, and an error where the docs are built). Hidden from it, they
+ * stay out of GstAvhw-1.0.gir as before. */
+#ifndef __GI_SCANNER__
 /**
  * GST_MAP_AVHW:
  *
@@ -26,10 +31,11 @@ G_BEGIN_DECLS
  */
 #define GST_MAP_AVHW ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
 
-typedef struct _GstAvhwMemory GstAvhwMemory;
-
 GST_AVHW_API
 gboolean gst_is_avhw_memory (GstMemory * mem);
+#endif /* __GI_SCANNER__ */
+
+typedef struct _GstAvhwMemory GstAvhwMemory;
 
 GST_AVHW_API
 GstMemory * gst_avhw_memory_new (GstAvhwDevice * device, AVFrame * frame,
