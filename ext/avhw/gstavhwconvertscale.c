@@ -49,6 +49,7 @@ struct _GstAvhwConvertScale
 
   GstVideoInfo in_info, out_info;
   GstAvhwBackend *backend;      /* of the negotiated device memory */
+  const gchar *filter;          /* the filter for this conversion */
   const gchar *method_args;
   GstAvhwScaleGraph *graph;
   /* the graph was made in set_caps on a frames context of the cache, to
@@ -219,7 +220,7 @@ build_graph (GstAvhwConvertScale * self, AVBufferRef * in_frames,
     GError ** error)
 {
   GstAvhwScaleGraphParams p = {
-    .filter = gst_avhw_backend_get_scale_filter (self->backend),
+    .filter = self->filter,
     .method_args = self->method_args,
     .in_frames = in_frames,
     .in_width = GST_VIDEO_INFO_WIDTH (&self->in_info),
@@ -237,17 +238,19 @@ build_graph (GstAvhwConvertScale * self, AVBufferRef * in_frames,
   return self->graph != NULL;
 }
 
-/* The methods the backend's filter has, for a message. */
+/* The methods the filter making @out from @in has, for a message. */
 static gchar *
-list_methods (GstAvhwBackend * backend)
+list_methods (GstAvhwBackend * backend, enum AVPixelFormat in,
+    enum AVPixelFormat out)
 {
   GEnumClass *klass = g_type_class_ref (GST_TYPE_AVHW_SCALE_METHOD);
   GString *s = g_string_new (NULL);
+  const gchar *args;
   guint i;
 
   for (i = 0; i < klass->n_values; i++)
-    if (gst_avhw_backend_get_scale_method_args (backend,
-            klass->values[i].value))
+    if (gst_avhw_backend_choose_scale_filter (backend, in, out,
+            klass->values[i].value, &args) && args)
       g_string_append_printf (s, "%s%s", s->len ? ", " : "",
           klass->values[i].value_nick);
   g_type_class_unref (klass);
@@ -303,11 +306,15 @@ check_conversion (GstAvhwConvertScale * self, GstAvhwScaleMethod method,
     g_free (what);
     return refuse (self, msg, NULL);
   }
-  self->method_args = gst_avhw_backend_get_scale_method_args (b, method);
+  self->filter = filter = gst_avhw_backend_choose_scale_filter (b,
+      gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (in)),
+      gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (out)), method,
+      &self->method_args);
   if (!self->method_args) {
     v = g_enum_get_value (g_type_class_peek (GST_TYPE_AVHW_SCALE_METHOD),
         method);
-    what = list_methods (b);
+    what = list_methods (b, gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (in)),
+        gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (out)));
     msg = g_strdup_printf ("%s on %s has no %s scaling; set method to one "
         "it has: %s.", filter, name, v ? v->value_nick : "such", what);
     g_free (what);
@@ -510,8 +517,7 @@ pull_output (GstAvhwConvertScale * self, GstBuffer ** outbuf)
   if (!frame->hw_frames_ctx) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Scaling on %s failed.",
             gst_avhw_device_get_name (DEVICE (self))),
-        ("%s gave a frame that is not a hardware frame",
-            gst_avhw_backend_get_scale_filter (self->backend)));
+        ("%s gave a frame that is not a hardware frame", self->filter));
     av_frame_free (&frame);
     return GST_FLOW_ERROR;
   }

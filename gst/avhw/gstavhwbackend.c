@@ -1232,6 +1232,44 @@ gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
 }
 
 /**
+ * gst_avhw_backend_choose_scale_filter: (skip)
+ * @backend: a #GstAvhwBackend
+ * @in_format: the software format of the input frames
+ * @out_format: the software format wanted, one
+ *   gst_avhw_backend_get_scale_formats() lists for @in_format
+ * @method: an interpolation
+ * @options: (out) (transfer none) (nullable): the filter's options for
+ *   @method ("" for its default), %NULL when it cannot scale that way
+ *
+ * Returns: (transfer none) (nullable): FFmpeg's name of the filter that
+ *   makes @out_format from @in_format (#GstAvhwBackendClass.scale_filter,
+ *   or one #GstAvhwBackendClass.get_scale_filter_for picks), %NULL when the
+ *   backend names none
+ */
+const gchar *
+gst_avhw_backend_choose_scale_filter (GstAvhwBackend * backend,
+    enum AVPixelFormat in_format, enum AVPixelFormat out_format,
+    GstAvhwScaleMethod method, const gchar ** options)
+{
+  GstAvhwBackendClass *klass;
+  const gchar *name;
+
+  *options = NULL;
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
+  klass = KLASS (backend);
+  if (!klass->scale_filter)
+    return NULL;
+  if (klass->get_scale_filter_for) {
+    name = klass->get_scale_filter_for (backend, in_format, out_format,
+        method, options);
+    if (name)
+      return name;
+  }
+  *options = gst_avhw_backend_get_scale_method_args (backend, method);
+  return klass->scale_filter;
+}
+
+/**
  * gst_avhw_backend_get_scale_method_args:
  * @backend: a #GstAvhwBackend
  * @method: an interpolation

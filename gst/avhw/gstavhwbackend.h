@@ -160,6 +160,14 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   that select @method, "" for the filter's default, %NULL when the filter
  *   cannot scale that way. Optional; the default accepts
  *   %GST_AVHW_SCALE_METHOD_DEFAULT only.
+ * @get_scale_filter_for: for a backend with more than one filter (Vulkan:
+ *   scale_vulkan, and libplacebo for what scale_vulkan cannot make), the
+ *   filter that makes @out_format from @in_format (one @get_scale_formats
+ *   lists), and in @options its options for @method ("" for its default;
+ *   %NULL when it cannot scale that way); the filter takes `w`, `h` and
+ *   `format` like @scale_filter. Returns %NULL for @scale_filter with
+ *   @get_scale_method_args. Optional (added after contract version 1 in a
+ *   reserved slot); %NULL: @scale_filter for every conversion.
  * @get_decode_description: what device @index decodes of @codec_id, for
  *   people (gst-avhw-info): bit depths, chroma, largest size ("8-bit, 10-bit
  *   4:2:0, up to 8192x8192"), newly allocated, or %NULL. Called only where
@@ -330,9 +338,12 @@ struct _GstAvhwBackendClass
       enum AVCodecID codec_id, gchar ** reason);
   gboolean (*device_encodes) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id, gchar ** reason);
+  const gchar *(*get_scale_filter_for) (GstAvhwBackend * backend,
+      enum AVPixelFormat in_format, enum AVPixelFormat out_format,
+      GstAvhwScaleMethod method, const gchar ** options);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 15];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 16];
 };
 
 /**
@@ -493,6 +504,11 @@ const gchar * gst_avhw_backend_get_scale_filter (GstAvhwBackend * backend);
 GST_AVHW_API
 GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx, enum AVPixelFormat in_format);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_choose_scale_filter (GstAvhwBackend * backend,
+    enum AVPixelFormat in_format, enum AVPixelFormat out_format,
+    GstAvhwScaleMethod method, const gchar ** options);
 
 GST_AVHW_API
 const gchar * gst_avhw_backend_get_scale_method_args (GstAvhwBackend * backend,

@@ -312,10 +312,10 @@ def _():
     obs = first_error("videotestsrc num-buffers=2 ! "
                       "video/x-raw,format=NV12,width=320,height=240 ! "
                       "avhwupload device=vulkan ! avhwconvertscale ! "
-                      "video/x-raw(memory:AVHWVulkan),format=RGBA,width=160,"
+                      "video/x-raw(memory:AVHWVulkan),format=I420,width=160,"
                       "height=120 ! avhwdownload ! fakesink")
     return obs, {"element": "avhwconvertscale0", "device": "vulkan:0",
-                 "next": ["cannot make RGBA from NV12", "it makes NV12",
+                 "next": ["cannot make I420 from NV12", "it makes NV12",
                           "avhwdownload ! videoconvert ! avhwupload"]}
 
 

@@ -350,6 +350,69 @@ GST_START_TEST (test_conversions)
 
 GST_END_TEST;
 
+/* What a model wants: RGB at 224x224 from HD YUV of either matrix, 8 and
+ * 10 bits, in one step on the device (libplacebo on Vulkan), against
+ * videoconvertscale. Skipped, saying so, where the filter does not make
+ * RGB from YUV. */
+/* A 1280x720 -> 224x224 downscale: the two sides' filters differ most. */
+#define RGB_MIN_PSNR 20.0
+/* No scaling: rounding only. */
+#define RGB_SAME_SIZE_MIN_PSNR 35.0
+
+GST_START_TEST (test_rgb_for_models)
+{
+  static const struct
+  {
+    GstVideoFormat in;
+    const gchar *colorimetry;
+    GstVideoFormat out;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_NV12, "bt709", GST_VIDEO_FORMAT_RGBA},
+    {GST_VIDEO_FORMAT_NV12, "bt601", GST_VIDEO_FORMAT_RGBx},
+    {GST_VIDEO_FORMAT_I420, "bt709", GST_VIDEO_FORMAT_BGRA},
+    {GST_VIDEO_FORMAT_P010_10LE, "bt2020", GST_VIDEO_FORMAT_RGBA},
+    {GST_VIDEO_FORMAT_Y444, "bt709", GST_VIDEO_FORMAT_BGRx},
+  };
+  guint i, n = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *in, *out;
+
+    if (!filter_makes (cases[i].in, cases[i].out)) {
+      g_print ("  %s cannot make %s from %s here: skipped\n", filter_name,
+          gst_video_format_to_string (cases[i].out),
+          gst_video_format_to_string (cases[i].in));
+      continue;
+    }
+    in = g_strdup_printf ("video/x-raw,format=%s,width=1280,height=720,"
+        "colorimetry=%s", gst_video_format_to_string (cases[i].in),
+        cases[i].colorimetry);
+    out = g_strdup_printf ("format=%s,width=224,height=224",
+        gst_video_format_to_string (cases[i].out));
+    compare (in, "bilinear", out, RGB_MIN_PSNR);
+    g_free (in);
+    g_free (out);
+    n++;
+  }
+  /* At the same size only the colour conversion differs: each matrix and
+   * range must be the caps' (44.5 dB on lavapipe with FFmpeg 5.1). */
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *in;
+
+    if (!filter_makes (cases[i].in, cases[i].out))
+      continue;
+    in = g_strdup_printf ("video/x-raw,format=%s,width=640,height=360,"
+        "colorimetry=%s", gst_video_format_to_string (cases[i].in),
+        cases[i].colorimetry);
+    compare (in, "bilinear", i % 2 ? "format=RGBx" : "format=RGBA",
+        RGB_SAME_SIZE_MIN_PSNR);
+    g_free (in);
+  }
+  g_print ("  %u RGB conversions checked\n", n);
+}
+
+GST_END_TEST;
+
 /* Same caps in and out: the element passes the buffers on untouched. */
 GST_START_TEST (test_passthrough)
 {
@@ -657,6 +720,7 @@ convertscale_suite (void)
   tcase_add_test (tc, test_geometry_from_aspect_ratio);
   tcase_add_test (tc, test_nearest);
   tcase_add_test (tc, test_conversions);
+  tcase_add_test (tc, test_rgb_for_models);
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_odd_size);
   tcase_add_test (tc, test_refused_conversion);
