@@ -5,7 +5,7 @@
 
 #include "gstavhwdec.h"
 #include "gstavhwelementutils.h"
-#include "gstavhwdeccuts.h"
+#include "gstavhwdecwatch.h"
 #include "gstavhwdecreplay.h"
 #include "gstavhwdech264.h"
 
@@ -58,9 +58,11 @@ struct _GstAvhwDec
   AVPacket *pkt;
   GstAvhwDecParallel *par;      /* parallel > 1 and the stream cuts */
   gboolean par_decided;         /* par made, or not, for this decoder */
+  /* the input stream's watcher (gstavhwdecwatch.c), made with its caps;
+   * a packet is scanned once, where something asks about it */
+  GstAvhwDecWatch *watch;
   /* one session: streams end by a join (gstavhwdecjoin.c) */
   gboolean join;
-  GstAvhwDecCuts join_cuts;     /* finds IDRs and their parameter sets */
   AVPacket *join_idr;           /* the stream's last IDR, parameter sets in */
   gboolean joined;              /* ctx may hold join frames: IDR next */
   /* the hardware decoder failed (gstavhwdecfail.c) */
@@ -79,7 +81,7 @@ struct _GstAvhwDec
   gint64 replayed_upto;         /* frames up to this one may come again */
   /* a field-coded stream on a device that decodes its field pictures
    * wrongly: watched, and why */
-  GstAvhwDecH264Fields *fields;
+  gboolean fields;
   gchar *fields_why;
 };
 
@@ -137,7 +139,7 @@ G_GNUC_INTERNAL
 void gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par);
 G_GNUC_INTERNAL
 GstFlowReturn gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
-    GstVideoCodecFrame * frame);
+    GstVideoCodecFrame * frame, const GstAvhwDecUnit * unit);
 G_GNUC_INTERNAL
 GstFlowReturn gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par);
 

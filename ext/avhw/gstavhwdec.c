@@ -185,9 +185,8 @@ close_codec (GstAvhwDec * self)
   self->codec = NULL;
   self->join = self->joined = FALSE;
   av_packet_free (&self->join_idr);
-  gst_avhw_dec_cuts_clear (&self->join_cuts);
   gst_avhw_dec_replay_clear (&self->replay);
-  g_clear_pointer (&self->fields, gst_avhw_dec_h264_fields_free);
+  self->fields = FALSE;
   g_clear_pointer (&self->fields_why, g_free);
   av_buffer_unref (&self->upload_frames);
   av_buffer_unref (&self->copy_frames);
@@ -334,8 +333,7 @@ init_join (GstAvhwDec * self)
   gchar *why = NULL;
 
   self->join = gst_avhw_dec_join_applies (self->codec, self->hw);
-  if (self->join && !gst_avhw_dec_cuts_init (&self->join_cuts,
-          self->codec->id, self->input_state, &why)) {
+  if (self->join && !gst_avhw_dec_watch_cuts (self->watch, &why)) {
     GST_DEBUG_OBJECT (self, "streams end by a drain and flush: %s", why);
     g_free (why);
     self->join = FALSE;
@@ -533,6 +531,8 @@ gst_avhw_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   close_codec (self);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   self->input_state = gst_video_codec_state_ref (state);
+  g_clear_pointer (&self->watch, gst_avhw_dec_watch_free);
+  self->watch = gst_avhw_dec_watch_new (id, state->caps, state->codec_data);
   /* new caps: the hardware decoder again, even after one failed */
   self->force_software = self->wait_key = FALSE;
   self->h264_reorder = -1;
@@ -908,19 +908,20 @@ receive_frames (GstAvhwDec * self)
 }
 
 /* The last IDR of the stream, for a join; and after a join, a flush
- * unless @data is an IDR. */
+ * unless @data (@unit, as the watcher read it) is an IDR. */
 static void
-before_send (GstAvhwDec * self, const guint8 * data, gsize size)
+before_send (GstAvhwDec * self, const guint8 * data, gsize size,
+    const GstAvhwDecUnit * unit)
 {
   gboolean cut = FALSE;
 
   if (self->join) {
-    cut = gst_avhw_dec_cuts_scan (&self->join_cuts, data, size);
+    cut = unit->cut;
     if (cut)
       av_packet_free (&self->join_idr);
     /* a field IDR would leave half a picture behind: drain and flush */
-    if (cut && self->join_cuts.cut_is_frame)
-      self->join_idr = gst_avhw_dec_cuts_packet (&self->join_cuts, data, size,
+    if (unit->key == GST_AVHW_DEC_KEY_IDR_FRAME)
+      self->join_idr = gst_avhw_dec_watch_packet (self->watch, data, size,
           TRUE);
   }
   if (self->joined && !cut) {
@@ -934,44 +935,32 @@ before_send (GstAvhwDec * self, const guint8 * data, gsize size)
  * sees it (gstavhwdech264.c): field pictures the device decodes wrongly
  * are watched for; a reorder depth the device's picture slots do not hold
  * reopens the decoder with one that fits.
- * Looked for in codec_data, else in each packet until one has it. FALSE
- * after an error was posted. */
+ * The watcher's first SPS: from codec_data, else from the packets scanned
+ * so far, this one included. FALSE after an error was posted. */
 static gboolean
-check_h264_sequence (GstAvhwDec * self, GstBuffer * input)
+check_h264_sequence (GstAvhwDec * self)
 {
   GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
   guint index = gst_avhw_device_get_index (DEVICE (self));
   const gchar *devname = gst_avhw_device_get_name (DEVICE (self));
   const AVCodec *codec = self->codec;
-  GstBuffer *config = self->input_state->codec_data;
-  GstAvhwDecH264Seq seq;
-  GstMapInfo map, in;
-  guint nal_length_size = 0, slots;
-  gboolean found = FALSE, ok = TRUE, mapped;
+  const GstAvhwDecH264Seq *seq = gst_avhw_dec_watch_h264_seq (self->watch);
+  guint slots;
+  gboolean ok = TRUE;
   gchar *why = NULL;
   GString *errors;
 
-  mapped = config && gst_buffer_map (config, &map, GST_MAP_READ);
-  if (mapped) {
-    found = gst_avhw_dec_h264_seq_find (map.data, map.size, TRUE, 0, &seq);
-    nal_length_size = gst_avhw_dec_h264_nal_length_size (map.data, map.size);
-  }
-  if (!found && gst_buffer_map (input, &in, GST_MAP_READ)) {
-    found = gst_avhw_dec_h264_seq_find (in.data, in.size, FALSE,
-        nal_length_size, &seq);
-    gst_buffer_unmap (input, &in);
-  }
-  if (!found)
-    goto done;
+  if (!seq)
+    return TRUE;
   self->seq_checked = TRUE;
 
   slots = gst_avhw_backend_get_decode_slots (backend, index, codec->id);
-  self->h264_reorder = gst_avhw_dec_h264_reorder_for (&seq, slots);
+  self->h264_reorder = gst_avhw_dec_h264_reorder_for (seq, slots);
   if (self->h264_reorder >= 0) {
     GST_INFO_OBJECT (self, "%u reference frames and the level's reorder "
         "depth %u do not fit the %u picture slots of %s: reorder depth %d%s",
-        seq.refs, seq.level_reorder, slots, devname, self->h264_reorder,
-        seq.in_order ? " (pictures are shown in decoding order)" : "");
+        seq->refs, seq->level_reorder, slots, devname, self->h264_reorder,
+        seq->in_order ? " (pictures are shown in decoding order)" : "");
     close_codec (self);
     errors = g_string_new (NULL);
     ok = try_open (self, codec, TRUE, errors);
@@ -983,17 +972,13 @@ check_h264_sequence (GstAvhwDec * self, GstBuffer * input)
   }
 
   /* its field pictures, if any, go to software (fields_to_software()) */
-  if (ok && seq.field_coded && !gst_avhw_backend_decodes_field_coded (backend,
+  if (ok && seq->field_coded && !gst_avhw_backend_decodes_field_coded (backend,
           index, codec->id, &why)) {
     GST_INFO_OBJECT (self, "field-coded: watching for field pictures (%s)",
         why);
-    self->fields = mapped ? gst_avhw_dec_h264_fields_new (map.data, map.size)
-        : gst_avhw_dec_h264_fields_new (NULL, 0);
+    self->fields = TRUE;
     self->fields_why = why;
   }
-done:
-  if (mapped)
-    gst_buffer_unmap (config, &map);
   return ok;
 }
 
@@ -1017,9 +1002,16 @@ replay (GstAvhwDec * self, GPtrArray * packets)
   for (i = 0; i < packets->len && ret == GST_FLOW_OK; i++) {
     AVPacket *p = g_ptr_array_index (packets, i);
 
+    GstAvhwDecUnit unit = { 0, };
+
     if (av_packet_ref (self->pkt, p) < 0)
       return GST_FLOW_ERROR;
-    before_send (self, self->pkt->data, self->pkt->size);
+    /* read again only for a software decoder that ends by a join
+     * (GST_AVHW_DEC_JOIN=1) */
+    if (self->join)
+      gst_avhw_dec_watch_scan (self->watch, self->pkt->data, self->pkt->size,
+          &unit);
+    before_send (self, self->pkt->data, self->pkt->size, &unit);
     ret = send_packet (self, p->pts, GST_CLOCK_TIME_NONE);
   }
   return ret;
@@ -1131,6 +1123,20 @@ fields_to_software (GstAvhwDec * self)
   return software_takes_over (self, id, packets);
 }
 
+/* @input read by the stream's watcher: what it is into @unit. TRUE once
+ * read. */
+static gboolean
+scan (GstAvhwDec * self, GstBuffer * input, GstAvhwDecUnit * unit)
+{
+  GstMapInfo map;
+
+  if (!gst_buffer_map (input, &map, GST_MAP_READ))
+    return FALSE;
+  gst_avhw_dec_watch_scan (self->watch, map.data, map.size, unit);
+  gst_buffer_unmap (input, &map);
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     GstVideoCodecFrame * frame)
@@ -1139,6 +1145,8 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   GstMapInfo map;
   guint32 number = frame->system_frame_number;
   GstClockTime pts = frame->pts;
+  GstAvhwDecUnit unit = { 0, };
+  gboolean scanned = FALSE;
   int r;
 
   if (!self->ctx) {
@@ -1154,10 +1162,12 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     self->wait_key = FALSE;
   }
   if (!self->seq_checked && self->codec->id == AV_CODEC_ID_H264
-      && self->ctx->hw_device_ctx
-      && !check_h264_sequence (self, frame->input_buffer)) {
-    gst_video_decoder_release_frame (decoder, frame);
-    return GST_FLOW_ERROR;
+      && self->ctx->hw_device_ctx) {
+    scanned = scan (self, frame->input_buffer, &unit);
+    if (!check_h264_sequence (self)) {
+      gst_video_decoder_release_frame (decoder, frame);
+      return GST_FLOW_ERROR;
+    }
   }
   if (!self->par_decided) {
     /* a stream watched for field pictures stays on one session, where the
@@ -1166,18 +1176,22 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
     self->par_decided = TRUE;
     /* the sessions find their cut points themselves */
     if (self->par) {
-      gst_avhw_dec_cuts_clear (&self->join_cuts);
       av_packet_free (&self->join_idr);
       self->join = FALSE;
     }
   }
-  if (self->par)
-    return gst_avhw_dec_parallel_handle_frame (self->par, frame);
+  if (self->par) {
+    if (!scanned)
+      scan (self, frame->input_buffer, &unit);
+    return gst_avhw_dec_parallel_handle_frame (self->par, frame, &unit);
+  }
   if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
     gst_video_decoder_release_frame (decoder, frame);
     return GST_FLOW_ERROR;
   }
-  before_send (self, map.data, map.size);
+  if (!scanned && (self->join || self->fields))
+    gst_avhw_dec_watch_scan (self->watch, map.data, map.size, &unit);
+  before_send (self, map.data, map.size, &unit);
   r = av_new_packet (self->pkt, map.size);
   if (r == 0) {
     memcpy (self->pkt->data, map.data, map.size);
@@ -1189,8 +1203,7 @@ gst_avhw_dec_handle_frame (GstVideoDecoder * decoder,
   gst_video_codec_frame_unref (frame);
   if (r < 0)
     return GST_FLOW_ERROR;
-  if (self->fields && gst_avhw_dec_h264_fields_in (self->fields,
-          self->pkt->data, self->pkt->size))
+  if (self->fields && unit.field)
     return fields_to_software (self);
   /* kept where a failure would be the device's: recover() replays it */
   if (gst_avhw_dec_fail_can_fail (self->ctx))
@@ -1312,6 +1325,7 @@ gst_avhw_dec_stop (GstVideoDecoder * decoder)
   GstAvhwDec *self = GST_AVHW_DEC (decoder);
 
   close_codec (self);
+  g_clear_pointer (&self->watch, gst_avhw_dec_watch_free);
   self->force_software = self->wait_key = FALSE;
   av_packet_free (&self->pkt);
   if (self->held && g_atomic_int_dec_and_test (&self->held->refs))

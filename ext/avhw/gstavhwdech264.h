@@ -25,24 +25,10 @@ typedef struct
   gboolean field_coded;         /* frame_mbs_only_flag 0: fields may come */
 } GstAvhwDecH264Seq;
 
-/* The first SPS in @data: an avcC record when @avc_config, else one
- * packet, byte-stream when @nal_length_size is 0, else NAL units with
- * length prefixes of that many bytes. FALSE when it has none (or none that
- * parses). */
+/* What of @sps matters (the stream's first SPS). */
 G_GNUC_INTERNAL
-gboolean gst_avhw_dec_h264_seq_find (const guint8 * data, gsize size,
-    gboolean avc_config, guint nal_length_size, GstAvhwDecH264Seq * seq);
-
-/* The SPS and PPS of the avcC record @data into @np; returns the length
- * prefix size it sets for the stream's packets, 0 when @data is not one. */
-G_GNUC_INTERNAL
-guint gst_avhw_dec_h264_read_config (GstH264NalParser * np,
-    const guint8 * data, gsize size);
-
-/* The length prefix size an avcC record sets for the stream's packets; 0
- * when @data is not one. */
-G_GNUC_INTERNAL
-guint gst_avhw_dec_h264_nal_length_size (const guint8 * data, gsize size);
+void gst_avhw_dec_h264_seq_from_sps (const GstH264SPS * sps,
+    GstAvhwDecH264Seq * seq);
 
 /* The reorder depth to open FFmpeg's decoder with, under normal
  * compliance, on a hardware decoder with @slots DPB slots, so that the
@@ -51,22 +37,5 @@ guint gst_avhw_dec_h264_nal_length_size (const guint8 * data, gsize size);
 G_GNUC_INTERNAL
 gint gst_avhw_dec_h264_reorder_for (const GstAvhwDecH264Seq * seq,
     guint slots);
-
-/* Watches a field-coded stream's packets for field pictures (a slice with
- * field_pic_flag), keeping its parameter sets as they come. */
-typedef struct _GstAvhwDecH264Fields GstAvhwDecH264Fields;
-
-/* @codec_data: the avcC record, or NULL for byte-stream. */
-G_GNUC_INTERNAL
-GstAvhwDecH264Fields * gst_avhw_dec_h264_fields_new (const guint8 * codec_data,
-    gsize size);
-
-/* Whether the picture in @data (one packet) is a field. */
-G_GNUC_INTERNAL
-gboolean gst_avhw_dec_h264_fields_in (GstAvhwDecH264Fields * w,
-    const guint8 * data, gsize size);
-
-G_GNUC_INTERNAL
-void gst_avhw_dec_h264_fields_free (GstAvhwDecH264Fields * w);
 
 G_END_DECLS

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The stream is cut into segments at access units where decoding can start
- * afresh (gstavhwdeccuts.c). Segment k goes to session k % N, each a
+ * afresh (the stream's watcher, gstavhwdecwatch.c). Segment k goes to session k % N, each a
  * decoder of its own on the same device, fed by its own thread; a session
  * drains at the end of its segment and is flushed for its next one. Up to
  * N segments are in flight. H.264 sessions end a segment by a join instead
@@ -27,7 +27,7 @@
 
 #include <string.h>
 #include "gstavhwdec-private.h"
-#include "gstavhwdeccuts.h"
+#include "gstavhwdecwatch.h"
 #include "gstavhwdecjoin.h"
 #include "gstavhwdecfail.h"
 
@@ -104,7 +104,7 @@ struct _GstAvhwDecParallel
   guint buffered;
   guint max_buffered;
   gboolean flushing, quit;
-  GstAvhwDecCuts cuts;
+  GstAvhwDecWatch *watch;       /* the decoder's: cut points, parameter sets */
   /* the streaming thread's time, microseconds */
   gint64 t_first, t_in, t_out, t_wait;
   guint64 pushed;
@@ -355,18 +355,17 @@ gst_avhw_dec_parallel_new (GstAvhwDec * self)
   guint n = resolve_n (self), i;
   gint threads;
   gchar *why = NULL;
-  GstAvhwDecCuts cuts;
 
   if (n <= 1)
     return NULL;
-  if (!gst_avhw_dec_cuts_init (&cuts, self->codec->id, self->input_state, &why)) {
+  if (!gst_avhw_dec_watch_cuts (self->watch, &why)) {
     GST_DEBUG_OBJECT (self, "parallel=%u: one session: %s", n, why);
     g_free (why);
     return NULL;
   }
   par = g_new0 (GstAvhwDecParallel, 1);
   par->dec = self;
-  par->cuts = cuts;
+  par->watch = self->watch;
   par->max_buffered = self->max_buffered;
   g_mutex_init (&par->lock);
   g_cond_init (&par->cond);
@@ -455,7 +454,6 @@ gst_avhw_dec_parallel_free (GstAvhwDecParallel * par)
     av_buffer_unref (&s->copy_pool);
   }
   g_free (par->sessions);
-  gst_avhw_dec_cuts_clear (&par->cuts);
   g_mutex_clear (&par->lock);
   g_cond_clear (&par->cond);
   g_free (par);
@@ -553,20 +551,20 @@ wait_for_room (GstAvhwDecParallel * par, guint limit)
   }
 }
 
+/* @frame, scanned by the watcher (@cut): a new packet. */
 static AVPacket *
 make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
-    gboolean first, gboolean * cut)
+    gboolean first, gboolean cut)
 {
   AVPacket *pkt;
   GstMapInfo map;
 
   if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ))
     return NULL;
-  *cut = gst_avhw_dec_cuts_scan (&par->cuts, map.data, map.size);
   /* A session starting a segment gets every parameter set so far: it has
    * not seen the segments of the other sessions. */
-  pkt = gst_avhw_dec_cuts_packet (&par->cuts, map.data, map.size,
-      first || *cut);
+  pkt = gst_avhw_dec_watch_packet (par->watch, map.data, map.size,
+      first || cut);
   if (pkt) {
     pkt->pts = frame->system_frame_number;
     if (GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
@@ -578,10 +576,10 @@ make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
 
 GstFlowReturn
 gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
-    GstVideoCodecFrame * frame)
+    GstVideoCodecFrame * frame, const GstAvhwDecUnit * unit)
 {
   GstFlowReturn ret = GST_FLOW_OK;
-  gboolean cut = FALSE, start;
+  gboolean cut = unit->cut, start;
   gint64 t0 = g_get_monotonic_time ();
   Item *it;
   AVPacket *pkt;
@@ -590,7 +588,7 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
     par->t_first = t0;
   /* The parameter sets prepended to a segment's first packet are those
    * seen before and in it: scanned first, started after. */
-  pkt = make_packet (par, frame, par->open == NULL, &cut);
+  pkt = make_packet (par, frame, par->open == NULL, cut);
   gst_video_codec_frame_unref (frame);
   par->t_in += g_get_monotonic_time () - t0;
   if (!pkt)
@@ -609,7 +607,8 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   if (start) {
     par->open = g_new0 (Segment, 1);
     par->open->first = pkt->pts;
-    if (cut && par->cuts.cut_is_frame)
+    /* a field IDR would leave half a picture behind a join */
+    if (cut && unit->key == GST_AVHW_DEC_KEY_IDR_FRAME)
       par->open->idr = av_packet_clone (pkt);
     g_queue_push_tail (&par->segments, par->open);
     par->started++;
@@ -672,8 +671,10 @@ gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par)
   g_mutex_lock (&par->lock);
   if (par->started == 1 && par->open)
     GST_DEBUG_OBJECT (par->dec, "parallel=%u: one segment: no cut point after "
-        "the first frame (%s)", par->n, par->cuts.codec == AV_CODEC_ID_H264 ?
-        "H.264 cuts at IDR" : "H.265 cuts at IDR and BLA, not CRA");
+        "the first frame (%s)", par->n,
+        par->dec->codec->id ==
+        AV_CODEC_ID_H264 ? "H.264 cuts at IDR" :
+        "H.265 cuts at IDR and BLA, not CRA");
   close_open (par);
   ret = wait_for_room (par, 1);
   report (par);

@@ -17,7 +17,7 @@
 #endif
 
 #include <gst/check/gstcheck.h>
-#include "gstavhwdech264.h"
+#include "gstavhwdecwatch.h"
 
 /* ------------------------------------------------ a tiny bit writer */
 
@@ -235,11 +235,86 @@ byte_stream (const SpsDesc * d)
   return out;
 }
 
+/* ------------------------------------------------- the stream watcher */
+
+/* A watcher (gstavhwdecwatch.c) for H.264 in an avcC record @config (NULL:
+ * byte-stream; with @nal_length_size but no record, one without parameter
+ * sets: avc3). */
+static GstAvhwDecWatch *
+watch_new (const guint8 * config, gsize size, guint nal_length_size)
+{
+  guint8 empty[7] = { 1, 66, 0, 30, 0xfc | (nal_length_size - 1), 0xe0, 0 };
+  GstBuffer *codec_data = NULL;
+  GstCaps *caps;
+  GstAvhwDecWatch *w;
+
+  if (!config && nal_length_size) {
+    config = empty;
+    size = sizeof (empty);
+  }
+  if (config)
+    codec_data = gst_buffer_new_memdup (config, size);
+  caps = gst_caps_new_simple ("video/x-h264", "stream-format", G_TYPE_STRING,
+      config ? "avc" : "byte-stream", "alignment", G_TYPE_STRING, "au", NULL);
+  w = gst_avhw_dec_watch_new (AV_CODEC_ID_H264, caps, codec_data);
+  gst_caps_unref (caps);
+  if (codec_data)
+    gst_buffer_unref (codec_data);
+  return w;
+}
+
+/* The first SPS of @data: an avcC record when @avc_config, else one
+ * packet (byte-stream, or NAL units with @nal_length_size-byte lengths),
+ * as the watcher reads it. */
+static gboolean
+seq_find (const guint8 * data, gsize size, gboolean avc_config,
+    guint nal_length_size, GstAvhwDecH264Seq * seq)
+{
+  GstAvhwDecWatch *w;
+  GstAvhwDecUnit unit;
+  const GstAvhwDecH264Seq *found;
+
+  if (avc_config && (!data || size == 0))
+    return FALSE;
+  w = avc_config ? watch_new (data, size, 0) :
+      watch_new (NULL, 0, nal_length_size);
+  if (!avc_config)
+    gst_avhw_dec_watch_scan (w, data, size, &unit);
+  found = gst_avhw_dec_watch_h264_seq (w);
+  if (found)
+    *seq = *found;
+  gst_avhw_dec_watch_free (w);
+  return found != NULL;
+}
+
+/* Whether the watcher reads @data's first slice as a field. */
+static gboolean
+field_in (GstAvhwDecWatch * w, const guint8 * data, gsize size)
+{
+  GstAvhwDecUnit unit;
+
+  gst_avhw_dec_watch_scan (w, data, size, &unit);
+  return unit.field;
+}
+
+/* Whether @config is a record giving a NAL length size for cut points. */
+static gboolean
+length_size_usable (const guint8 * config, gsize size)
+{
+  GstAvhwDecWatch *w = watch_new (config, size, 0);
+  gchar *why = NULL;
+  gboolean ok = gst_avhw_dec_watch_cuts (w, &why);
+
+  g_free (why);
+  gst_avhw_dec_watch_free (w);
+  return ok;
+}
+
 static gboolean
 find_in_byte_stream (const SpsDesc * d, GstAvhwDecH264Seq * seq)
 {
   GByteArray *bs = byte_stream (d);
-  gboolean found = gst_avhw_dec_h264_seq_find (bs->data, bs->len, FALSE, 0,
+  gboolean found = seq_find (bs->data, bs->len, FALSE, 0,
       seq);
 
   g_byte_array_unref (bs);
@@ -321,39 +396,39 @@ GST_START_TEST (test_field_pictures_watched)
   GByteArray *frame = make_slice (FALSE), *field = make_slice (TRUE);
   GByteArray *first = g_byte_array_new (), *pkt = g_byte_array_new ();
   GByteArray *rec = make_avcc (100, 21, sps, pps);
-  GstAvhwDecH264Fields *w = gst_avhw_dec_h264_fields_new (NULL, 0);
+  GstAvhwDecWatch *w = watch_new (NULL, 0, 0);
 
   /* byte-stream: parameter sets, then a frame; then a field; a frame */
   append_start_code (first, sps);
   append_start_code (first, pps);
   append_start_code (first, frame);
-  fail_if (gst_avhw_dec_h264_fields_in (w, first->data, first->len));
+  fail_if (field_in (w, first->data, first->len));
   append_start_code (pkt, field);
-  fail_unless (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  fail_unless (field_in (w, pkt->data, pkt->len));
   g_byte_array_set_size (pkt, 0);
   append_start_code (pkt, frame);
-  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  fail_if (field_in (w, pkt->data, pkt->len));
   /* no slice, or damaged: not a field */
-  fail_if (gst_avhw_dec_h264_fields_in (w, sps->data, 0));
-  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, 6));
-  gst_avhw_dec_h264_fields_free (w);
+  fail_if (field_in (w, sps->data, 0));
+  fail_if (field_in (w, pkt->data, 6));
+  gst_avhw_dec_watch_free (w);
 
   /* avc: the record's parameter sets, 4-byte lengths */
-  w = gst_avhw_dec_h264_fields_new (rec->data, rec->len);
+  w = watch_new (rec->data, rec->len, 0);
   g_byte_array_set_size (pkt, 0);
   append_length (pkt, field);
-  fail_unless (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
+  fail_unless (field_in (w, pkt->data, pkt->len));
   g_byte_array_set_size (pkt, 0);
   append_length (pkt, frame);
-  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
-  gst_avhw_dec_h264_fields_free (w);
+  fail_if (field_in (w, pkt->data, pkt->len));
+  gst_avhw_dec_watch_free (w);
 
   /* without parameter sets, a slice cannot be read: not a field */
-  w = gst_avhw_dec_h264_fields_new (NULL, 0);
+  w = watch_new (NULL, 0, 0);
   g_byte_array_set_size (pkt, 0);
   append_start_code (pkt, field);
-  fail_if (gst_avhw_dec_h264_fields_in (w, pkt->data, pkt->len));
-  gst_avhw_dec_h264_fields_free (w);
+  fail_if (field_in (w, pkt->data, pkt->len));
+  gst_avhw_dec_watch_free (w);
 
   g_byte_array_unref (sps);
   g_byte_array_unref (pps);
@@ -410,10 +485,9 @@ GST_START_TEST (test_avc_forms)
   GByteArray *rec = make_avcc (66, 31, sps, pps), *pkt = g_byte_array_new ();
   GstAvhwDecH264Seq seq;
 
-  fail_unless_equals_int (gst_avhw_dec_h264_nal_length_size (rec->data,
-          rec->len), 4);
+  fail_unless (length_size_usable (rec->data, rec->len));
   memset (&seq, 0, sizeof (seq));
-  fail_unless (gst_avhw_dec_h264_seq_find (rec->data, rec->len, TRUE, 0, &seq));
+  fail_unless (seq_find (rec->data, rec->len, TRUE, 0, &seq));
   fail_unless_equals_int (seq.refs, 15);
   fail_unless (seq.in_order);
 
@@ -421,14 +495,12 @@ GST_START_TEST (test_avc_forms)
   append_length (pkt, pps);
   append_length (pkt, sps);
   memset (&seq, 0, sizeof (seq));
-  fail_unless (gst_avhw_dec_h264_seq_find (pkt->data, pkt->len, FALSE, 4,
-          &seq));
+  fail_unless (seq_find (pkt->data, pkt->len, FALSE, 4, &seq));
   fail_unless_equals_int (seq.refs, 15);
 
   /* not a record */
-  fail_unless_equals_int (gst_avhw_dec_h264_nal_length_size (pkt->data,
-          pkt->len), 0);
-  fail_if (gst_avhw_dec_h264_seq_find (pkt->data, pkt->len, TRUE, 0, &seq));
+  fail_if (length_size_usable (pkt->data, pkt->len));
+  fail_if (seq_find (pkt->data, pkt->len, TRUE, 0, &seq));
 
   g_byte_array_unref (rec);
   g_byte_array_unref (pkt);
@@ -445,14 +517,13 @@ GST_START_TEST (test_damaged_input)
   GstAvhwDecH264Seq seq;
   guint cut;
 
-  fail_if (gst_avhw_dec_h264_seq_find (NULL, 0, FALSE, 0, &seq));
-  fail_if (gst_avhw_dec_h264_seq_find (slice_only, sizeof (slice_only),
-          FALSE, 0, &seq));
+  fail_if (seq_find (NULL, 0, FALSE, 0, &seq));
+  fail_if (seq_find (slice_only, sizeof (slice_only), FALSE, 0, &seq));
   /* every truncation of the packet: found or not, never a crash */
   for (cut = 0; cut < bs->len; cut++)
-    gst_avhw_dec_h264_seq_find (bs->data, cut, FALSE, 0, &seq);
+    seq_find (bs->data, cut, FALSE, 0, &seq);
   /* lengths that run past the packet */
-  fail_if (gst_avhw_dec_h264_seq_find (bs->data, bs->len, FALSE, 4, &seq));
+  fail_if (seq_find (bs->data, bs->len, FALSE, 4, &seq));
   /* noise */
   {
     GRand *r = g_rand_new_with_seed (7);
@@ -462,8 +533,7 @@ GST_START_TEST (test_damaged_input)
     for (k = 0; k < 200; k++) {
       for (i = 0; i < sizeof (buf); i++)
         buf[i] = g_rand_int (r);
-      gst_avhw_dec_h264_seq_find (buf, sizeof (buf), k & 1, (k & 2) ? 4 : 0,
-          &seq);
+      seq_find (buf, sizeof (buf), k & 1, (k & 2) ? 4 : 0, &seq);
     }
     g_rand_free (r);
   }
@@ -486,7 +556,7 @@ x264_first_sps (const gchar * options, const gchar * interlace,
   GstElement *p = gst_parse_launch (desc, NULL), *sink;
   GstSample *s;
   gboolean found = FALSE;
-  GstAvhwDecH264Fields *w = gst_avhw_dec_h264_fields_new (NULL, 0);
+  GstAvhwDecWatch *w = watch_new (NULL, 0, 0);
 
   g_free (desc);
   fail_unless (p != NULL);
@@ -498,14 +568,14 @@ x264_first_sps (const gchar * options, const gchar * interlace,
     GstBuffer *buf = gst_sample_get_buffer (s);
 
     gst_buffer_map (buf, &map, GST_MAP_READ);
-    found = gst_avhw_dec_h264_seq_find (map.data, map.size, FALSE, 0, seq);
+    found = seq_find (map.data, map.size, FALSE, 0, seq);
     /* x264 codes interlaced input as MBAFF frames, never as fields */
-    fail_if (gst_avhw_dec_h264_fields_in (w, map.data, map.size));
+    fail_if (field_in (w, map.data, map.size));
     gst_buffer_unmap (buf, &map);
     gst_sample_unref (s);
   }
   gst_element_set_state (p, GST_STATE_NULL);
-  gst_avhw_dec_h264_fields_free (w);
+  gst_avhw_dec_watch_free (w);
   gst_object_unref (sink);
   gst_object_unref (p);
   return found;
