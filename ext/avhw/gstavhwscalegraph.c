@@ -27,7 +27,13 @@ struct _GstAvhwScaleGraph
   AVFilterGraph *graph;
   AVFilterContext *src, *sink;
   gchar *filter;
+  gint64 next_pts;              /* the input's timeline, in ns */
 };
+
+/* The graph's input timeline: a frame each 40 ms. Filters that queue by
+ * time (FFmpeg 7's libplacebo) want increasing timestamps, and an end time
+ * to give out the last frame; the buffers keep their own. */
+#define FRAME_STEP_NS (40 * G_GINT64_CONSTANT (1000000))
 
 static void
 init_debug (void)
@@ -176,8 +182,14 @@ gst_avhw_scale_graph_push (GstAvhwScaleGraph * g, AVFrame * frame,
 
   /* The caps say what the frames are; the graph is rebuilt when they
    * change, so the source need not compare each frame with its link. */
-  ret = av_buffersrc_add_frame_flags (g->src, frame,
-      AV_BUFFERSRC_FLAG_PUSH | AV_BUFFERSRC_FLAG_NO_CHECK_FORMAT);
+  if (frame) {
+    frame->pts = g->next_pts;
+    g->next_pts += FRAME_STEP_NS;
+    ret = av_buffersrc_add_frame_flags (g->src, frame,
+        AV_BUFFERSRC_FLAG_PUSH | AV_BUFFERSRC_FLAG_NO_CHECK_FORMAT);
+  } else {
+    ret = av_buffersrc_close (g->src, g->next_pts, AV_BUFFERSRC_FLAG_PUSH);
+  }
   if (ret < 0) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
         "%s: a %dx%d frame could not go in: %s (GST_DEBUG=avhw-ffmpeg:1 "

@@ -13,6 +13,8 @@ it runs:
   too;
 - sinks that need a display or a sound card (autovideosink, xvimagesink,
   glimagesink...) become fakesink; playbin gets fakesink sinks.
+A line whose trailing comment says `FFmpeg X only` is skipped, saying so,
+with another FFmpeg (libavfilter's major version, from pkg-config).
 Then it must exit 0 within 30 s having reached EOS. A line naming a device
 this machine lacks (`device=cuda:0`, `memory:AVHWCUDA`, `avhwvaapih264dec`)
 is reported `SKIP <line>: no cuda:0 device`. A line whose element is
@@ -74,9 +76,35 @@ def extract(path):
             pending = (start, text[:-1].rstrip())
             continue
         pending = None
-        text = re.sub(r"\s+#\s.*$", "", text)
-        out.append((start, text))
+        m = re.search(r"\s+#\s.*$", text)
+        comment = m.group(0) if m else ""
+        text = text[:m.start()] if m else text
+        need = re.search(r"FFmpeg (\d+(?:\.\d+)?) only", comment)
+        out.append((start, text + (f" {NEEDS}{need.group(1)}" if need else "")))
     return out
+
+
+# A line whose trailing comment says "FFmpeg X only" runs only with that
+# FFmpeg (libavfilter's major version names it); elsewhere it is skipped,
+# saying so. extract() passes the version on behind this marker.
+NEEDS = "#needs-ffmpeg="
+AVFILTER_MAJOR = {"5.1": 8, "6": 9, "7": 10, "7.1": 10}
+
+
+def ffmpeg_mismatch(line):
+    """Why `line` cannot run with this FFmpeg, or None."""
+    if NEEDS not in line:
+        return None
+    want = line.split(NEEDS, 1)[1]
+    try:
+        ver = subprocess.run(["pkg-config", "--modversion", "libavfilter"],
+                             capture_output=True, text=True).stdout.strip()
+        major = int(ver.split(".")[0])
+    except (OSError, ValueError):
+        return "libavfilter's version is unknown (pkg-config)"
+    if AVFILTER_MAJOR.get(want) != major:
+        return f"needs FFmpeg {want}, this is libavfilter {ver}"
+    return None
 
 
 def devices_named(argv):
@@ -143,6 +171,10 @@ def prepare(argv, tmp):
 
 def run_line(line, tmp):
     """('PASS'|'FAIL'|'SKIP', reason)."""
+    why = ffmpeg_mismatch(line)
+    if why:
+        return "SKIP", why
+    line = line.split(NEEDS, 1)[0].rstrip()
     try:
         argv = shlex.split(line)
     except ValueError as e:
