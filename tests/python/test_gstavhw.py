@@ -5,6 +5,7 @@ Run through `meson test` (which sets GI_TYPELIB_PATH, LD_LIBRARY_PATH and
 the plugin path to the build tree) or by hand inside `meson devenv`.
 Exits 77 (Meson: SKIP) when no avhw device is present.
 """
+import os
 import sys
 import unittest
 
@@ -13,6 +14,10 @@ import gi
 gi.require_version("Gst", "1.0")
 gi.require_version("GstAvhw", "1.0")
 from gi.repository import GLib, Gst, GstAvhw  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from gstcompat import caps_structure  # noqa: E402
 
 Gst.init(None)
 
@@ -169,7 +174,7 @@ class PadTemplateTest(unittest.TestCase):
             missing = self.expected(memories) - got
             self.assertFalse(missing, f"{name} {pad} lacks {missing}")
             if memories:
-                s = caps.get_structure(0)
+                s = caps_structure(caps, 0)
                 self.assertEqual(s.get_name(), "video/x-raw")
                 self.assertTrue(s.has_field("format"), f"{name} {pad}")
 
