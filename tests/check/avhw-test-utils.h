@@ -5,8 +5,27 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/avhw/gstavhw.h>
+
+/* Removes the files of the folder @dir (no subfolders), then @dir. */
+static inline void
+avhw_test_remove_dir (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *n;
+
+  while (d && (n = g_dir_read_name (d))) {
+    gchar *f = g_build_filename (dir, n, NULL);
+
+    g_unlink (f);
+    g_free (f);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
 
 /* Exit 77 (Meson: SKIP) naming the reason when no device matches
  * @device_string. Uses the cheap enumeration only: opening a device in the

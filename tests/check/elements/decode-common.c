@@ -262,15 +262,5 @@ run_seeks (const gchar * path, const gchar * opts, const guint * targets,
 G_GNUC_UNUSED static void
 remove_tmpdir (void)
 {
-  GDir *d = g_dir_open (tmpdir, 0, NULL);
-  const gchar *n;
-
-  while (d && (n = g_dir_read_name (d))) {
-    gchar *f = g_build_filename (tmpdir, n, NULL);
-    g_unlink (f);
-    g_free (f);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (tmpdir);
+  avhw_test_remove_dir (tmpdir);
 }

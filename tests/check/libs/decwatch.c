@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include "gstavhwdecwatch.h"
+#include "../avhw-test-utils.h"
 
 static gchar *tmpdir;
 
@@ -334,20 +335,7 @@ main (int argc, char **argv)
   }
   tmpdir = g_dir_make_tmp ("avhw-decwatch-XXXXXX", NULL);
   ret = gst_check_run_suite (decwatch_suite (), "decwatch", __FILE__);
-  {
-    GDir *d = g_dir_open (tmpdir, 0, NULL);
-    const gchar *n;
-
-    while (d && (n = g_dir_read_name (d))) {
-      gchar *f = g_build_filename (tmpdir, n, NULL);
-
-      g_unlink (f);
-      g_free (f);
-    }
-    if (d)
-      g_dir_close (d);
-    g_rmdir (tmpdir);
-  }
+  avhw_test_remove_dir (tmpdir);
   g_free (tmpdir);
   return ret;
 }
