@@ -284,6 +284,9 @@ check_conversion (GstAvhwConvertScale * self, GstAvhwScaleMethod method,
 {
   GstAvhwBackend *b = self->backend;
   GstVideoInfo *in = &self->in_info, *out = &self->out_info;
+  enum AVPixelFormat av_in = gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (in));
+  enum AVPixelFormat av_out =
+      gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (out));
   const gchar *name = DEVICE (self) ? gst_avhw_device_get_name (DEVICE (self))
       : gst_avhw_backend_get_name (b);
   const gchar *filter = gst_avhw_backend_get_scale_filter (b);
@@ -306,15 +309,12 @@ check_conversion (GstAvhwConvertScale * self, GstAvhwScaleMethod method,
     g_free (what);
     return refuse (self, msg, NULL);
   }
-  self->filter = filter = gst_avhw_backend_choose_scale_filter (b,
-      gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (in)),
-      gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (out)), method,
-      &self->method_args);
+  self->filter = filter = gst_avhw_backend_choose_scale_filter (b, av_in,
+      av_out, method, &self->method_args);
   if (!self->method_args) {
     v = g_enum_get_value (g_type_class_peek (GST_TYPE_AVHW_SCALE_METHOD),
         method);
-    what = list_methods (b, gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (in)),
-        gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (out)));
+    what = list_methods (b, av_in, av_out);
     msg = g_strdup_printf ("%s on %s has no %s scaling; set method to one "
         "it has: %s.", filter, name, v ? v->value_nick : "such", what);
     g_free (what);
