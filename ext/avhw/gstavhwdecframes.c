@@ -248,8 +248,7 @@ gst_avhw_dec_download_cropped (GstAvhwDec * self, const AVFrame * frame)
   }
   r = av_frame_copy_props (sw, frame);
   if (r >= 0)
-    r = av_frame_apply_cropping (sw, (self->ctx->flags &
-            AV_CODEC_FLAG_UNALIGNED) ? AV_FRAME_CROP_UNALIGNED : 0);
+    r = av_frame_apply_cropping (sw, 0);
   if (r < 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not crop a decoded frame on device %s.",

@@ -5,7 +5,7 @@
  * of the stream's codec and reads each packet once, for whoever asks:
  *
  * - cut points, where decoding can start without anything before it but
- *   the parameter sets (GOP-parallel decoding, gstavhwdecparallel.c; the
+ *   the parameter sets (GOP-parallel decoding, gstavhwdecsched.c; the
  *   join at the end of a stream, gstavhwdecjoin.c): H.264 IDR; H.265 IDR
  *   and BLA, not CRA, whose RASL pictures need what came before; VP9 and
  *   AV1 a shown key frame (the first frame of the packet or temporal unit

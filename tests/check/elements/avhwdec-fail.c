@@ -10,10 +10,12 @@
  * again what the failed decoder held: every frame out, once, bit-exact.
  * With GST_AVHW_DEC_REPLAY_MAX=3 (the avhwdec-fail-noreplay test) the GOP
  * is too long to keep, and software starts at the next key frame, the
- * frames between lost (dropped, not garbage); fallback=false (a
- * forced decoder) and parallel sessions end in an error that names the
- * failure; nothing hangs. The other avhwdec of each test (not faildec)
- * gives the reference.
+ * frames between lost (dropped, not garbage). Each session does the same
+ * with parallel=4 (the failing frame is in the second of three segments):
+ * the same frames as parallel=1. fallback=false (a forced decoder) ends
+ * in an error that names the failure, with one session or four; nothing
+ * hangs. The other avhwdec of each test (not faildec) gives the
+ * reference.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -93,10 +95,11 @@ reference (void)
   return ref;
 }
 
-/* fallback=true: a warning naming the failure and every frame, each
- * once and bit-exact; without the replay (GOP too long), the frames from
- * the failed one up to the next key frame are lost. */
-GST_START_TEST (test_fallback_goes_on_in_software)
+/* fallback=true, with @opts: a warning naming the failure and every
+ * frame, each once and bit-exact; without the replay (GOP too long), the
+ * frames from the failed one up to the next key frame are lost. */
+static void
+check_fallback (const gchar * opts)
 {
   gchar **ref, *desc, *error, **got;
   gboolean warned;
@@ -106,7 +109,7 @@ GST_START_TEST (test_fallback_goes_on_in_software)
   need_clip ();
   ref = reference ();
   desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
-      "avhwdec name=faildec ! avhwdownload", clip);
+      "avhwdec name=faildec %s ! avhwdownload", clip, opts);
   got = frame_sums (desc, &error, &warned);
 
   fail_unless (error == NULL, "%s", error);
@@ -129,6 +132,20 @@ GST_START_TEST (test_fallback_goes_on_in_software)
   g_strfreev (ref);
   g_strfreev (got);
   g_free (desc);
+}
+
+GST_START_TEST (test_fallback_goes_on_in_software)
+{
+  check_fallback ("");
+}
+
+GST_END_TEST;
+
+/* Four sessions: the one whose decoder fails goes on in software from its
+ * segment's last key frame; the others stay on theirs. */
+GST_START_TEST (test_parallel_fallback)
+{
+  check_fallback ("parallel=4");
 }
 
 GST_END_TEST;
@@ -157,9 +174,10 @@ GST_START_TEST (test_forced_decoder_fails)
 
 GST_END_TEST;
 
-/* Parallel sessions: the session whose decoder failed stops calling it,
- * the others finish their segments, and the error comes in stream order. */
-GST_START_TEST (test_parallel_session_fails)
+/* Parallel sessions, no fallback: the session whose decoder failed stops
+ * calling it, the others finish their segments, and the error comes in
+ * stream order. */
+GST_START_TEST (test_parallel_forced_decoder_fails)
 {
   gchar *desc, *error, **got, **ref;
   gboolean warned;
@@ -167,7 +185,7 @@ GST_START_TEST (test_parallel_session_fails)
 
   need_clip ();
   desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
-      "avhwdec name=faildec parallel=4 ! avhwdownload", clip);
+      "avhwdec name=faildec parallel=4 decoder=h264 ! avhwdownload", clip);
   got = frame_sums (desc, &error, &warned);
   ref = reference ();
 
@@ -208,7 +226,8 @@ avhwdec_fail_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_fallback_goes_on_in_software);
   tcase_add_test (tc, test_forced_decoder_fails);
-  tcase_add_test (tc, test_parallel_session_fails);
+  tcase_add_test (tc, test_parallel_fallback);
+  tcase_add_test (tc, test_parallel_forced_decoder_fails);
   return s;
 }
 

@@ -111,21 +111,31 @@ reference_md5 (const gchar * name)
   return md5;
 }
 
+static void decode_path (const gchar * path, const gchar * opts,
+    DecodeResult * r);
+
 /* "@name ! avhwdec @opts ! I420 ! appsink" on the test device. */
 static void
 decode_stream (const gchar * name, const gchar * opts, DecodeResult * r)
 {
   gchar *path = g_build_filename (media, name, NULL);
+
+  decode_path (path, opts, r);
+  g_print ("%s: %u frames, %s%s%s\n", name, r->frames,
+      g_checksum_get_string (r->md5), r->error ? ", error: " : "",
+      r->error ? r->error : "");
+  g_free (path);
+}
+
+static void
+decode_path (const gchar * path, const gchar * opts, DecodeResult * r)
+{
   gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
       "avhwdec name=dec device=slotstest %s ! avhwdownload ! videoconvert ! "
       "video/x-raw,format=I420", path, opts);
 
   decode (desc, r);
-  g_print ("%s: %u frames, %s%s%s\n", name, r->frames,
-      g_checksum_get_string (r->md5), r->error ? ", error: " : "",
-      r->error ? r->error : "");
   g_free (desc);
-  g_free (path);
 }
 
 static void
@@ -138,21 +148,138 @@ check_bit_exact (const gchar * name, const DecodeResult * r)
   g_free (ref);
 }
 
-GST_START_TEST (test_field_pictures_go_to_software)
+/* With @opts: each stream to software with a warning, bit-exact; returns
+ * the sessions handed over and the segments cut, added up. */
+static void
+fields_to_software (const gchar * opts, guint * handovers, guint * segments)
 {
   const gchar *streams[] =
       { "h264/HCAFF1_HHI.264", "h264/FRExt4_Panasonic.avc" };
   guint i;
 
+  *handovers = *segments = 0;
   for (i = 0; i < G_N_ELEMENTS (streams); i++) {
     DecodeResult r;
 
-    decode_stream (streams[i], "", &r);
+    decode_stream (streams[i], opts, &r);
     fail_unless (strstr (r.warnings->str, "field pictures"),
         "%s: no warning about field pictures: %s", streams[i], r.warnings->str);
     check_bit_exact (streams[i], &r);
+    fail_unless (r.handovers >= 1, "%s: no session handed over", streams[i]);
+    *handovers += r.handovers;
+    *segments += r.segments;
     result_clear (&r);
   }
+}
+
+GST_START_TEST (test_field_pictures_go_to_software)
+{
+  guint handovers, segments;
+
+  fields_to_software ("", &handovers, &segments);
+  fail_unless_equals_int (handovers, 2);
+  fail_unless_equals_int (segments, 0);
+}
+
+GST_END_TEST;
+
+/* Four sessions: each one that meets a field picture goes to software from
+ * its segment's last key frame; the frames are those of one session. The
+ * conformance streams are 10 frames long, one segment: HCAFF1_HHI is also
+ * decoded as 8 copies in a row (an IDR at each), cut into 4 segments.
+ * (FRExt4_Panasonic does not make a stream that way: 79 frames of 80.) */
+GST_START_TEST (test_field_pictures_parallel)
+{
+  const gchar *streams[] = { "h264/HCAFF1_HHI.264" };
+  guint handovers, segments, i, k;
+
+  fields_to_software ("parallel=4", &handovers, &segments);
+  for (i = 0; i < G_N_ELEMENTS (streams); i++) {
+    gchar *src = g_build_filename (media, streams[i], NULL), *data;
+    gchar *path = g_build_filename (tmpdir, "fields8.264", NULL);
+    GString *eight = g_string_new (NULL);
+    DecodeResult one, four;
+    gsize len;
+
+    fail_unless (g_file_get_contents (src, &data, &len, NULL), "%s", src);
+    for (k = 0; k < 8; k++)
+      g_string_append_len (eight, data, len);
+    fail_unless (g_file_set_contents (path, eight->str, eight->len, NULL));
+    decode_path (path, "parallel=1", &one);
+    decode_path (path, "parallel=4", &four);
+    g_print ("%s x8: parallel=1 %u frames %s; parallel=4 %u frames %s, %u "
+        "segments, %u sessions handed to software\n", streams[i],
+        one.frames, g_checksum_get_string (one.md5), four.frames,
+        g_checksum_get_string (four.md5), four.segments, four.handovers);
+    fail_unless (one.error == NULL && four.error == NULL, "%s | %s",
+        one.error, four.error);
+    fail_unless_equals_int (one.frames, 80);
+    fail_unless_equals_int (four.frames, 80);
+    fail_unless_equals_string (g_checksum_get_string (four.md5),
+        g_checksum_get_string (one.md5));
+    fail_unless (four.segments >= 3, "not cut: %u segments", four.segments);
+    fail_unless (four.handovers >= 2, "%u sessions handed over",
+        four.handovers);
+    result_clear (&one);
+    result_clear (&four);
+    g_string_free (eight, TRUE);
+    g_free (data);
+    g_free (path);
+    g_free (src);
+  }
+}
+
+GST_END_TEST;
+
+/* Sessions on their own threads, each a hardware decoder whose FFmpeg
+ * get_format runs there, on a stream whose size and format change
+ * (conformance streams one after the other, twice): every run of
+ * parallel=4 gives the frames of parallel=1. */
+GST_START_TEST (test_parallel_format_changes)
+{
+  const gchar *streams[] = { "h264/MR2_TANDBERG_E.264",
+    "h264/Cisco_Men_whisper_640x320_CABAC_Bframe_9.264",
+    "h264/HCAMFF1_HHI.264", "h264/test_cif_P_CABAC_slice.264"
+  };
+  gchar *path = g_build_filename (tmpdir, "changes.264", NULL);
+  GString *all = g_string_new (NULL);
+  DecodeResult one;
+  guint i, k;
+
+  for (k = 0; k < 2; k++) {
+    for (i = 0; i < G_N_ELEMENTS (streams); i++) {
+      gchar *src = g_build_filename (media, streams[i], NULL), *data;
+      gsize len;
+
+      fail_unless (g_file_get_contents (src, &data, &len, NULL), "%s", src);
+      g_string_append_len (all, data, len);
+      g_free (data);
+      g_free (src);
+    }
+  }
+  fail_unless (g_file_set_contents (path, all->str, all->len, NULL));
+  decode_path (path, "parallel=1", &one);
+  fail_unless (one.error == NULL, "%s", one.error);
+  fail_unless (one.caps_changes >= 4, "%u caps", one.caps_changes);
+  for (k = 0; k < 5; k++) {
+    DecodeResult four;
+
+    decode_path (path, "parallel=4", &four);
+    g_print ("run %u: parallel=1 %u frames, %u caps, %s; parallel=4 %u "
+        "frames, %u caps, %s, %u segments\n", k, one.frames,
+        one.caps_changes, g_checksum_get_string (one.md5), four.frames,
+        four.caps_changes, g_checksum_get_string (four.md5), four.segments);
+    fail_unless (four.error == NULL, "%s", four.error);
+    fail_unless_equals_int (four.frames, one.frames);
+    fail_unless_equals_int (four.caps_changes, one.caps_changes);
+    fail_unless_equals_string (g_checksum_get_string (four.md5),
+        g_checksum_get_string (one.md5));
+    fail_unless (four.segments >= 8, "%u segments", four.segments);
+    result_clear (&four);
+  }
+  result_clear (&one);
+  g_string_free (all, TRUE);
+  g_free (path);
 }
 
 GST_END_TEST;
@@ -294,6 +421,8 @@ avhwdec_h264_device_suite (void)
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_field_pictures_go_to_software);
+  tcase_add_test (tc, test_field_pictures_parallel);
+  tcase_add_test (tc, test_parallel_format_changes);
   tcase_add_test (tc, test_field_pictures_fallback_false);
   tcase_add_test (tc, test_mbaff_stays);
   tcase_add_test (tc, test_reorder_fits_slots);

@@ -64,6 +64,7 @@ typedef struct
   GString *warnings;            /* every warning's message, a line each */
   gchar *decoder;               /* active-decoder of the avhwdec named dec */
   gboolean hardware;            /* its hardware property */
+  guint sessions, segments, handovers;  /* its stats property */
 } DecodeResult;
 
 G_GNUC_UNUSED static void
@@ -192,6 +193,15 @@ decode_full (const gchar * desc, DecodeResult * r, DecodeSampleFunc func,
             "active-decoder"))
       g_object_get (dec, "active-decoder", &r->decoder, "hardware",
           &r->hardware, NULL);
+    if (dec && g_object_class_find_property (G_OBJECT_GET_CLASS (dec), "stats")) {
+      GstStructure *st = NULL;
+
+      g_object_get (dec, "stats", &st, NULL);
+      fail_unless (st && gst_structure_get (st, "sessions", G_TYPE_UINT,
+              &r->sessions, "segments", G_TYPE_UINT, &r->segments,
+              "handovers", G_TYPE_UINT, &r->handovers, NULL));
+      gst_structure_free (st);
+    }
     gst_clear_object (&dec);
   }
   gst_object_unref (bus);

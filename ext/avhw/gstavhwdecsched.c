@@ -1,13 +1,19 @@
-/* gst-avhw: avhwdec, GOP-parallel decoding (parallel > 1)
+/* gst-avhw: avhwdec, the scheduler over a stream's decoder sessions
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The stream is cut into segments at access units where decoding can start
- * afresh (the stream's watcher, gstavhwdecwatch.c). Segment k goes to session k % N, each a
- * decoder of its own on the same device, fed by its own thread; a session
- * drains at the end of its segment and is flushed for its next one. Up to
- * N segments are in flight. H.264 sessions end a segment by a join instead
- * (gstavhwdecjoin.c): a flush would make FFmpeg re-create the hardware
- * decoder for every segment. Decoded frames wait in their segment, in the
+ * With one session (parallel=1, or a stream that cannot be cut) every
+ * packet goes to it inline, in the streaming thread, and its frames go
+ * out as they come.
+ *
+ * With N > 1 (GOP-parallel decoding) the stream is cut into segments at access units where decoding can start
+ * afresh (the stream's watcher, gstavhwdecwatch.c). Segment k goes to session k % N
+ * (gstavhwdecsession.c), each a decoder of its own on the same device,
+ * fed by its own thread; a session ends each segment as it ends a stream
+ * (a join for H.264 on hardware: a flush would make FFmpeg re-create the
+ * hardware decoder for every segment; else a drain and flush). Up to N
+ * segments are in flight. A session whose hardware decoder fails, or
+ * meets field pictures its device decodes wrongly, goes on in software
+ * from its segment's last key frame, as one session would. Decoded frames wait in their segment, in the
  * order the decoder gives them (presentation order); the streaming thread,
  * which holds GstVideoDecoder's stream lock, finishes the frames of the
  * oldest segment (the head) only, so segment k's frames all go out before
@@ -26,10 +32,8 @@
 #endif
 
 #include <string.h>
-#include "gstavhwdec-private.h"
-#include "gstavhwdecwatch.h"
-#include "gstavhwdecjoin.h"
-#include "gstavhwdecfail.h"
+#include "gstavhwdecsched.h"
+#include "gstavhwdecoutput.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
@@ -37,10 +41,6 @@ GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 /* A segment ends at a cut point only once it has this many frames:
  * all-intra streams would otherwise drain a session every frame. */
 #define MIN_SEGMENT_FRAMES 16
-/* parallel=0 for non-live seekable input, where the device does not count
- * its decoder engines (software decoding): the CPUs, at most this. */
-#define AUTO_MAX_SESSIONS 8
-
 typedef struct _Segment Segment;
 typedef struct _Session Session;
 
@@ -50,50 +50,47 @@ struct _Segment
   gboolean done;                /* its session drained it */
   guint32 first, last;          /* system frame numbers */
   guint n_in;
-  AVPacket *idr;                /* its first access unit, when a cut point */
 };
 
 typedef struct
 {
-  AVFrame *frame;               /* NULL: an error */
+  AVFrame *frame;               /* NULL: a fault, or frames lost */
   gboolean from_decoder;
-  const gchar *call;
-  int error;
+  GstAvhwDecFault fault;
+  gboolean lost;                /* input frames first..last will not come */
+  gint64 first, last;
 } Out;
 
 typedef struct
 {
   AVPacket *pkt;                /* NULL: end of the segment */
   Segment *seg;
-  gboolean cut;                 /* pkt is a cut point */
+  GstAvhwDecSend info;
 } Item;
 
 /* Where a session's time goes, in microseconds (debug log at the end of
  * each stream: avhwdec:4). */
 typedef struct
 {
-  gint64 send, receive, wait, copy, end;
+  gint64 send, wait, copy, end;
   guint segments, frames;
 } SessionStats;
 
 struct _Session
 {
-  GstAvhwDecParallel *par;
+  GstAvhwDecSched *par;
   SessionStats st;
-  AVCodecContext *ctx;
-  gboolean owns_ctx;
+  GstAvhwDecSession *session;
   GThread *thread;
   GQueue in;                    /* Item */
   gboolean busy;
   AVBufferRef *copy_pool;
-  gboolean join;                /* segments end by a join */
-  gboolean joined;              /* ctx may hold join frames: a cut next */
-  gboolean failed;              /* its device failed: ctx is not called */
 };
 
-struct _GstAvhwDecParallel
+struct _GstAvhwDecSched
 {
   GstAvhwDec *dec;
+  GstAvhwDecSession *first;     /* the one session, with n == 1 */
   GMutex lock;
   GCond cond;
   Session *sessions;
@@ -121,7 +118,6 @@ static void
 segment_free (Segment * seg)
 {
   g_queue_clear_full (&seg->out, (GDestroyNotify) out_free);
-  av_packet_free (&seg->idr);
   g_free (seg);
 }
 
@@ -136,46 +132,40 @@ item_free (Item * it)
 
 /* With the lock held. */
 static void
-add_out (GstAvhwDecParallel * par, Segment * seg, AVFrame * frame,
-    gboolean from_decoder, const gchar * call, int error)
+add_out (GstAvhwDecSched * par, Segment * seg, AVFrame * frame,
+    gboolean from_decoder, const GstAvhwDecFault * fault)
 {
   Out *o = g_new0 (Out, 1);
 
   o->frame = frame;
   o->from_decoder = from_decoder;
-  o->call = call;
-  o->error = error;
+  if (fault)
+    o->fault = *fault;
   g_queue_push_tail (&seg->out, o);
   if (frame)
     par->buffered++;
   g_cond_broadcast (&par->cond);
 }
 
-/* An error of @call on @s's decoder, in @seg's place in the stream; a
- * device failure stops the session calling it. */
-static void
-session_error (Session * s, Segment * seg, const gchar * call, int error)
+typedef struct
 {
-  g_mutex_lock (&s->par->lock);
-  s->failed |= gst_avhw_dec_fail_is_device (s->ctx, error);
-  add_out (s->par, seg, NULL, FALSE, call, error);
-  g_mutex_unlock (&s->par->lock);
-}
+  Session *s;
+  Segment *seg;
+} SessionOut;
 
-/* A frame (or, @frame NULL, an error) of @seg out of @s's decoder: it
- * waits in the segment. FALSE once flushing. */
-static gboolean
-take (Session * s, Segment * seg, AVFrame * frame, int error)
+/* A frame of @seg out of a session's decoder: it waits in the segment.
+ * FLUSHING once flushing. */
+static GstFlowReturn
+seg_frame (gpointer user_data, AVFrame * frame, gboolean from_decoder)
 {
-  GstAvhwDecParallel *par = s->par;
-  gboolean from_decoder, going;
+  SessionOut *so = user_data;
+  Session *s = so->s;
+  Segment *seg = so->seg;
+  GstAvhwDecSched *par = s->par;
+  gboolean going;
   AVFrame *copy;
   gint64 t, t2;
 
-  if (!frame) {
-    session_error (s, seg, "avcodec_receive_frame", error);
-    return FALSE;
-  }
   g_mutex_lock (&par->lock);
   t = g_get_monotonic_time ();
   while (!par->flushing && !par->quit && par->buffered >= par->max_buffered
@@ -185,7 +175,6 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
   t2 = g_get_monotonic_time ();
   s->st.wait += t2 - t;
   s->st.frames++;
-  from_decoder = frame->hw_frames_ctx != NULL;
   /* Frames leave the decoder's surfaces, the head's too: they wait in
    * the segment until the streaming thread comes round, and a hardware
    * decoder has few surfaces (NVDEC: "No decoder surfaces left"). */
@@ -201,94 +190,77 @@ take (Session * s, Segment * seg, AVFrame * frame, int error)
   g_mutex_lock (&par->lock);
   going = !par->flushing && !par->quit;
   if (going)
-    add_out (par, seg, frame, from_decoder, NULL, 0);
+    add_out (par, seg, frame, from_decoder, NULL);
   else
     av_frame_free (&frame);
   g_mutex_unlock (&par->lock);
-  return going;
+  return going ? GST_FLOW_OK : GST_FLOW_FLUSHING;
 }
 
-typedef struct
+/* A fault waits in the segment, in its place in the stream; a stream
+ * fault lets the session go on (the streaming thread counts it towards
+ * max-errors). */
+static GstFlowReturn
+seg_fault (gpointer user_data, const GstAvhwDecFault * fault)
 {
-  Session *s;
-  Segment *seg;
-} SessionOut;
+  SessionOut *so = user_data;
+  GstAvhwDecSched *par = so->s->par;
 
-static gboolean
-session_out (AVFrame * frame, int error, gpointer user_data)
-{
-  SessionOut *o = user_data;
-
-  return take (o->s, o->seg, frame, error);
-}
-
-/* Every frame of @seg the session's decoder has ready (the join frames of
- * its segment before dropped). */
-static void
-receive (Session * s, Segment * seg)
-{
-  SessionOut o = { s, seg };
-  gint64 t = g_get_monotonic_time ();
-
-  gst_avhw_dec_receive (s->ctx, session_out, &o);
-  s->st.receive += g_get_monotonic_time () - t;
-}
-
-static void
-end_segment (Session * s, Segment * seg)
-{
-  GstAvhwDecParallel *par = s->par;
-  SessionOut o = { s, seg };
-  gint64 t = g_get_monotonic_time ();
-
-  if (!s->failed)
-    s->joined = gst_avhw_dec_end_stream (s->ctx, s->join ? seg->idr : NULL,
-        session_out, &o);
-  s->st.end += g_get_monotonic_time () - t;
-  s->st.segments++;
   g_mutex_lock (&par->lock);
-  seg->done = TRUE;
+  add_out (par, so->seg, NULL, FALSE, fault);
+  g_mutex_unlock (&par->lock);
+  return fault->kind == GST_AVHW_DEC_FAULT_STREAM ? GST_FLOW_OK :
+      GST_FLOW_ERROR;
+}
+
+/* Frames of the segment that will not come out (a session that took over
+ * from a failed decoder starts later): dropped in their turn, as one
+ * session drops them, so that the timestamps GstVideoDecoder gives the
+ * frames after them are the same. */
+static void
+seg_lost (gpointer user_data, gint64 first, gint64 last)
+{
+  SessionOut *so = user_data;
+  GstAvhwDecSched *par = so->s->par;
+  Out *o = g_new0 (Out, 1);
+
+  o->lost = TRUE;
+  o->first = first;
+  o->last = last;
+  g_mutex_lock (&par->lock);
+  g_queue_push_tail (&so->seg->out, o);
   g_cond_broadcast (&par->cond);
   g_mutex_unlock (&par->lock);
 }
 
+static const GstAvhwDecSessionOut seg_out = { seg_frame, seg_fault, seg_lost };
+
 static void
 decode_item (Session * s, Item * it)
 {
-  GstAvhwDecParallel *par = s->par;
-  gint64 t;
-  int r;
+  GstAvhwDecSched *par = s->par;
+  SessionOut so = { s, it->seg };
+  gint64 t = g_get_monotonic_time ();
 
-  if (!it->pkt) {
-    end_segment (s, it->seg);
-    return;
-  }
-  /* the segment's frames are released at its end */
-  if (s->failed)
-    return;
-  if (s->joined && !it->cut)
-    avcodec_flush_buffers (s->ctx);
-  s->joined = FALSE;
-  for (;;) {
-    t = g_get_monotonic_time ();
-    r = gst_avhw_dec_fail_inject (GST_OBJECT (par->dec), it->pkt->pts,
-        avcodec_send_packet (s->ctx, it->pkt));
+  if (it->pkt) {
+    gst_avhw_dec_session_send (s->session, it->pkt, &it->info, &seg_out, &so);
     s->st.send += g_get_monotonic_time () - t;
-    if (r != AVERROR (EAGAIN) || s->failed)
-      break;
-    receive (s, it->seg);
+    return;
   }
-  if (r < 0 && r != AVERROR_EOF && !s->failed)
-    session_error (s, it->seg, "avcodec_send_packet", r);
-  if (!s->failed)
-    receive (s, it->seg);
+  gst_avhw_dec_session_end (s->session, TRUE, &seg_out, &so);
+  s->st.end += g_get_monotonic_time () - t;
+  s->st.segments++;
+  g_mutex_lock (&par->lock);
+  it->seg->done = TRUE;
+  g_cond_broadcast (&par->cond);
+  g_mutex_unlock (&par->lock);
 }
 
 static gpointer
 session_loop (gpointer data)
 {
   Session *s = data;
-  GstAvhwDecParallel *par = s->par;
+  GstAvhwDecSched *par = s->par;
   gboolean skip;
   Item *it;
 
@@ -313,101 +285,159 @@ session_loop (gpointer data)
   return NULL;
 }
 
-static guint
-resolve_n (GstAvhwDec * self)
-{
-  GstQuery *q;
-  gboolean seekable = FALSE;
-  guint engines = 0;
+/* ------------------------------------------------------------ one session */
 
-  if (self->parallel)
-    return self->parallel;
-  if (gst_avhw_dec_upstream_is_live (self)) {
-    GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream is live");
-    return 1;
-  }
-  q = gst_query_new_seeking (GST_FORMAT_TIME);
-  if (gst_pad_peer_query (GST_VIDEO_DECODER_SINK_PAD (self), q))
-    gst_query_parse_seeking (q, NULL, &seekable, NULL, NULL);
-  gst_query_unref (q);
-  if (!seekable) {
-    GST_DEBUG_OBJECT (self, "parallel=0: one session: upstream cannot seek");
-    return 1;
-  }
-  /* a hardware decoder: one session per decoder engine, as the driver
-   * counts them (NVDEC: 7 on an H200) */
-  if (self->ctx->hw_device_ctx)
-    engines = gst_avhw_backend_get_decode_engines
-        (gst_avhw_device_get_backend (DEVICE (self)),
-        gst_avhw_device_get_index (DEVICE (self)), self->codec->id);
-  if (engines > 0) {
-    GST_DEBUG_OBJECT (self, "parallel=0: %u sessions, the device's decoder "
-        "engines", engines);
-    return MIN (engines, 64);
-  }
-  return CLAMP (g_get_num_processors (), 1, AUTO_MAX_SESSIONS);
+static GstFlowReturn
+direct_frame (gpointer user_data, AVFrame * frame, gboolean from_decoder)
+{
+  GstFlowReturn ret = gst_avhw_dec_output_decoded (user_data, frame,
+      from_decoder);
+
+  av_frame_free (&frame);
+  return ret;
 }
 
-GstAvhwDecParallel *
-gst_avhw_dec_parallel_new (GstAvhwDec * self)
+static GstFlowReturn
+direct_fault (gpointer user_data, const GstAvhwDecFault * fault)
 {
-  GstAvhwDecParallel *par;
-  guint n = resolve_n (self), i;
+  return gst_avhw_dec_output_fault (user_data, fault);
+}
+
+static void
+direct_lost (gpointer user_data, gint64 first, gint64 last)
+{
+  gst_avhw_dec_output_lost (user_data, first, last);
+}
+
+static const GstAvhwDecSessionOut direct_out = {
+  direct_frame, direct_fault, direct_lost
+};
+
+/* @frame (taken) to the one session, inline. */
+static GstFlowReturn
+send_inline (GstAvhwDecSched * par, GstVideoCodecFrame * frame,
+    const GstAvhwDecUnit * unit)
+{
+  GstAvhwDecSend info = { frame->system_frame_number, unit->cut,
+    unit->field, NULL
+  };
+  AVPacket *pkt = av_packet_alloc (), *idr = NULL;
+  GstFlowReturn ret;
+  GstMapInfo map;
+  int r = -1;
+
+  if (pkt && gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
+    r = av_new_packet (pkt, map.size);
+    if (r == 0) {
+      memcpy (pkt->data, map.data, map.size);
+      pkt->pts = frame->system_frame_number;
+      if (GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT (frame))
+        pkt->flags |= AV_PKT_FLAG_KEY;
+      /* the stream's last IDR, with its parameter sets: a join ends the
+       * stream with it */
+      if (unit->key == GST_AVHW_DEC_KEY_IDR_FRAME
+          && gst_avhw_dec_session_joins (par->first))
+        info.idr = idr = gst_avhw_dec_watch_packet (par->watch, map.data,
+            map.size, TRUE);
+    }
+    gst_buffer_unmap (frame->input_buffer, &map);
+  }
+  gst_video_codec_frame_unref (frame);
+  if (r < 0) {
+    av_packet_free (&pkt);
+    return GST_FLOW_ERROR;
+  }
+  ret = gst_avhw_dec_session_send (par->first, pkt, &info, &direct_out,
+      par->dec);
+  av_packet_free (&pkt);
+  av_packet_free (&idr);
+  return ret;
+}
+
+/* ------------------------------------------------------------ setup */
+
+GstAvhwDecSched *
+gst_avhw_dec_sched_new (GstAvhwDec * dec, GstAvhwDecSession * first, guint n)
+{
+  GstAvhwDecSched *par = g_new0 (GstAvhwDecSched, 1);
+  gboolean hw = gst_avhw_dec_session_is_hw (first);
   gint threads;
   gchar *why = NULL;
+  guint i;
 
-  if (n <= 1)
-    return NULL;
-  if (!gst_avhw_dec_watch_cuts (self->watch, &why)) {
-    GST_DEBUG_OBJECT (self, "parallel=%u: one session: %s", n, why);
-    g_free (why);
-    return NULL;
-  }
-  par = g_new0 (GstAvhwDecParallel, 1);
-  par->dec = self;
-  par->watch = self->watch;
-  par->max_buffered = self->max_buffered;
+  par->dec = dec;
+  par->first = first;
+  par->watch = dec->watch;
+  par->max_buffered = dec->max_buffered;
   g_mutex_init (&par->lock);
   g_cond_init (&par->cond);
+  par->n = 1;
+  if (n <= 1)
+    return par;
+  if (!gst_avhw_dec_watch_cuts (dec->watch, &why)) {
+    GST_DEBUG_OBJECT (dec, "parallel=%u: one session: %s", n, why);
+    g_free (why);
+    return par;
+  }
   par->sessions = g_new0 (Session, n);
-  threads = self->threads ? self->threads : self->ctx->hw_device_ctx ? 1 :
+  threads = dec->threads ? dec->threads : hw ? 1 :
       MAX (1, (gint) (g_get_num_processors () / n));
+  par->n = 0;
   for (i = 0; i < n; i++) {
     Session *s = &par->sessions[par->n];
 
     s->par = par;
-    s->ctx = i == 0 ? self->ctx : gst_avhw_dec_open_session (self, threads);
-    if (!s->ctx) {
-      GST_DEBUG_OBJECT (self, "parallel=%u: session %u did not open", n, i);
+    s->session = i == 0 ? first :
+        gst_avhw_dec_session_open_like (first, threads);
+    if (!s->session) {
+      GST_DEBUG_OBJECT (dec, "parallel=%u: session %u did not open", n, i);
       break;
     }
-    s->owns_ctx = i > 0;
-    s->join = gst_avhw_dec_join_applies (self->codec,
-        self->ctx->hw_device_ctx != NULL);
-    /* a decoder kept from a stream before may hold its join frames */
-    s->joined = i == 0 && self->joined;
     s->thread = g_thread_new ("avhwdec-session", session_loop, s);
     par->n++;
   }
-  GST_INFO_OBJECT (self, "%u sessions, at most %u frames waiting", par->n,
+  GST_INFO_OBJECT (dec, "%u sessions, at most %u frames waiting", par->n,
       par->max_buffered);
   if (par->n < 2) {
-    GST_DEBUG_OBJECT (self, "parallel=%u: one session: no second decoder "
+    GST_DEBUG_OBJECT (dec, "parallel=%u: one session: no second decoder "
         "session opened", n);
-    gst_avhw_dec_parallel_free (par);
-    return NULL;
+    /* the first session stays, inline */
+    g_mutex_lock (&par->lock);
+    par->quit = TRUE;
+    g_cond_broadcast (&par->cond);
+    g_mutex_unlock (&par->lock);
+    if (par->n)
+      g_thread_join (par->sessions[0].thread);
+    g_clear_pointer (&par->sessions, g_free);
+    par->quit = FALSE;
+    par->n = 1;
   }
   return par;
 }
 
-/* Drops every waiting frame and queued packet; sessions are left idle and
- * flushed. Only from the streaming thread. */
+guint
+gst_avhw_dec_sched_get_n (GstAvhwDecSched * par)
+{
+  return par->n;
+}
+
+gboolean
+gst_avhw_dec_sched_reads_units (GstAvhwDecSched * par)
+{
+  return par->n > 1 || gst_avhw_dec_session_joins (par->first)
+      || par->dec->fields_why;
+}
+
 void
-gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par)
+gst_avhw_dec_sched_flush (GstAvhwDecSched * par)
 {
   Segment *seg;
   guint i;
 
+  if (!par->sessions) {
+    gst_avhw_dec_session_flush (par->first);
+    return;
+  }
   g_mutex_lock (&par->lock);
   par->flushing = TRUE;
   g_cond_broadcast (&par->cond);
@@ -420,40 +450,36 @@ gst_avhw_dec_parallel_flush (GstAvhwDecParallel * par)
     segment_free (seg);
   par->open = NULL;
   par->buffered = 0;
-  for (i = 0; i < par->n; i++) {
-    if (!par->sessions[i].failed)
-      avcodec_flush_buffers (par->sessions[i].ctx);
-    par->sessions[i].joined = FALSE;
-  }
+  for (i = 0; i < par->n; i++)
+    gst_avhw_dec_session_flush (par->sessions[i].session);
   par->flushing = FALSE;
   g_mutex_unlock (&par->lock);
 }
 
 void
-gst_avhw_dec_parallel_free (GstAvhwDecParallel * par)
+gst_avhw_dec_sched_free (GstAvhwDecSched * par)
 {
   guint i;
 
   if (!par)
     return;
-  gst_avhw_dec_parallel_flush (par);
-  g_mutex_lock (&par->lock);
-  par->quit = TRUE;
-  g_cond_broadcast (&par->cond);
-  g_mutex_unlock (&par->lock);
-  for (i = 0; i < par->n; i++) {
-    Session *s = &par->sessions[i];
+  if (!par->sessions) {
+    gst_avhw_dec_session_close (par->first);
+  } else {
+    gst_avhw_dec_sched_flush (par);
+    g_mutex_lock (&par->lock);
+    par->quit = TRUE;
+    g_cond_broadcast (&par->cond);
+    g_mutex_unlock (&par->lock);
+    for (i = 0; i < par->n; i++) {
+      Session *s = &par->sessions[i];
 
-    g_thread_join (s->thread);
-    if (s->failed && s->owns_ctx)
-      gst_avhw_dec_fail_abandon (&s->ctx);
-    else if (s->failed)
-      par->dec->ctx_failed = TRUE;
-    else if (s->owns_ctx)
-      avcodec_free_context (&s->ctx);
-    av_buffer_unref (&s->copy_pool);
+      g_thread_join (s->thread);
+      gst_avhw_dec_session_close (s->session);
+      av_buffer_unref (&s->copy_pool);
+    }
+    g_free (par->sessions);
   }
-  g_free (par->sessions);
   g_mutex_clear (&par->lock);
   g_cond_clear (&par->cond);
   g_free (par);
@@ -481,7 +507,7 @@ release_leftovers (GstAvhwDec * self, Segment * seg)
 /* Finishes every frame of the head segments that is ready. With the lock
  * held; drops it while finishing. */
 static GstFlowReturn
-push_ready (GstAvhwDecParallel * par)
+push_ready (GstAvhwDecSched * par)
 {
   GstFlowReturn ret = GST_FLOW_OK;
   Segment *seg;
@@ -507,9 +533,13 @@ push_ready (GstAvhwDecParallel * par)
     }
     g_mutex_unlock (&par->lock);
     t = g_get_monotonic_time ();
-    ret = o->frame ? gst_avhw_dec_output_decoded (par->dec, o->frame,
-        o->from_decoder) : gst_avhw_dec_decode_error (par->dec, o->call,
-        o->error);
+    if (o->lost)
+      /* within the segment: the frames before it are not its session's */
+      gst_avhw_dec_output_lost (par->dec, MAX (o->first, seg->first),
+          MIN (o->last, seg->last));
+    else
+      ret = o->frame ? gst_avhw_dec_output_decoded (par->dec, o->frame,
+          o->from_decoder) : gst_avhw_dec_output_fault (par->dec, &o->fault);
     par->t_out += g_get_monotonic_time () - t;
     par->pushed += o->frame != NULL;
     out_free (o);
@@ -520,7 +550,7 @@ push_ready (GstAvhwDecParallel * par)
 
 /* With the lock held: the open segment gets no more input. */
 static void
-close_open (GstAvhwDecParallel * par)
+close_open (GstAvhwDecSched * par)
 {
   Item *it;
 
@@ -536,7 +566,7 @@ close_open (GstAvhwDecParallel * par)
 /* With the lock held: pushes ready frames until fewer than @limit
  * segments are in flight. */
 static GstFlowReturn
-wait_for_room (GstAvhwDecParallel * par, guint limit)
+wait_for_room (GstAvhwDecSched * par, guint limit)
 {
   GstFlowReturn ret;
   gint64 t;
@@ -553,7 +583,7 @@ wait_for_room (GstAvhwDecParallel * par, guint limit)
 
 /* @frame, scanned by the watcher (@cut): a new packet. */
 static AVPacket *
-make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
+make_packet (GstAvhwDecSched * par, GstVideoCodecFrame * frame,
     gboolean first, gboolean cut)
 {
   AVPacket *pkt;
@@ -575,7 +605,7 @@ make_packet (GstAvhwDecParallel * par, GstVideoCodecFrame * frame,
 }
 
 GstFlowReturn
-gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
+gst_avhw_dec_sched_handle_frame (GstAvhwDecSched * par,
     GstVideoCodecFrame * frame, const GstAvhwDecUnit * unit)
 {
   GstFlowReturn ret = GST_FLOW_OK;
@@ -584,6 +614,8 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   Item *it;
   AVPacket *pkt;
 
+  if (!par->sessions)
+    return send_inline (par, frame, unit);
   if (!par->t_first)
     par->t_first = t0;
   /* The parameter sets prepended to a segment's first packet are those
@@ -607,11 +639,9 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   if (start) {
     par->open = g_new0 (Segment, 1);
     par->open->first = pkt->pts;
-    /* a field IDR would leave half a picture behind a join */
-    if (cut && unit->key == GST_AVHW_DEC_KEY_IDR_FRAME)
-      par->open->idr = av_packet_clone (pkt);
     g_queue_push_tail (&par->segments, par->open);
     par->started++;
+    g_atomic_int_inc (&par->dec->segments);
     GST_LOG_OBJECT (par->dec, "segment %" G_GUINT64_FORMAT " from frame %"
         G_GINT64_FORMAT " on session %u", par->started - 1, pkt->pts,
         (guint) ((par->started - 1) % par->n));
@@ -621,7 +651,13 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
   it = g_new0 (Item, 1);
   it->pkt = pkt;
   it->seg = par->open;
-  it->cut = cut;
+  it->info.number = pkt->pts;
+  it->info.cut = cut;
+  it->info.field = unit->field;
+  /* a cut point's packet has every parameter set in front: a join ends
+   * the segment with it (not with a field IDR: half a picture) */
+  if (cut && unit->key == GST_AVHW_DEC_KEY_IDR_FRAME)
+    it->info.idr = pkt;
   g_queue_push_tail (&par->sessions[(par->started - 1) % par->n].in, it);
   g_cond_broadcast (&par->cond);
   ret = push_ready (par);
@@ -632,7 +668,7 @@ gst_avhw_dec_parallel_handle_frame (GstAvhwDecParallel * par,
 /* Where the time went since the first frame (or the last report), in the
  * debug log; with the lock held. */
 static void
-report (GstAvhwDecParallel * par)
+report (GstAvhwDecSched * par)
 {
   gint64 wall = g_get_monotonic_time () - par->t_first;
   guint i;
@@ -647,14 +683,14 @@ report (GstAvhwDecParallel * par)
   for (i = 0; i < par->n; i++) {
     SessionStats *st = &par->sessions[i].st;
 
-    /* receive and end include the waiting and copying of the frames they
+    /* send and end include the waiting and copying of the frames they
      * take */
     GST_INFO_OBJECT (par->dec, "session %u: %u segments, %u frames; busy "
         "%.1f ms (%.0f %%): in FFmpeg %.1f ms (send %.1f), device copies "
         "%.1f ms, waiting for room %.1f ms, ending segments %.1f ms", i,
-        st->segments, st->frames, (st->send + st->receive + st->end) / 1e3,
-        100.0 * (st->send + st->receive + st->end) / wall,
-        (st->send + st->receive + st->end - st->wait - st->copy) / 1e3,
+        st->segments, st->frames, (st->send + st->end) / 1e3,
+        100.0 * (st->send + st->end) / wall,
+        (st->send + st->end - st->wait - st->copy) / 1e3,
         st->send / 1e3, st->copy / 1e3, st->wait / 1e3, st->end / 1e3);
     memset (st, 0, sizeof (*st));
   }
@@ -664,15 +700,21 @@ report (GstAvhwDecParallel * par)
 
 /* Every segment decoded and finished. */
 GstFlowReturn
-gst_avhw_dec_parallel_drain (GstAvhwDecParallel * par)
+gst_avhw_dec_sched_drain (GstAvhwDecSched * par)
 {
   GstFlowReturn ret;
 
+  if (!par->sessions)
+    /* a decoder that stays open or is kept ends by a join: it keeps its
+     * hwaccel */
+    return gst_avhw_dec_session_end (par->first,
+        gst_avhw_dec_session_keepable (par->first)
+        && gst_avhw_cache_get_reuse (), &direct_out, par->dec);
   g_mutex_lock (&par->lock);
   if (par->started == 1 && par->open)
     GST_DEBUG_OBJECT (par->dec, "parallel=%u: one segment: no cut point after "
         "the first frame (%s)", par->n,
-        par->dec->codec->id ==
+        gst_avhw_dec_session_get_codec (par->first)->id ==
         AV_CODEC_ID_H264 ? "H.264 cuts at IDR" :
         "H.265 cuts at IDR and BLA, not CRA");
   close_open (par);
