@@ -14,6 +14,15 @@ G_BEGIN_DECLS
 
 typedef struct _GstAvhwDecSched GstAvhwDecSched;
 
+/* A decoded frame's way into @cframe's output buffer, in the memory
+ * negotiation chose (gstavhwdecframes.c): @frame is the decoder's
+ * (@from_decoder: on its surfaces) or a copy, on the device or in system
+ * memory; not taken. GST_FLOW_ERROR with @error set: it could not be
+ * moved. */
+typedef GstFlowReturn (*GstAvhwDecWayOut) (GstAvhwDec * self,
+    AVFrame * frame, gboolean from_decoder, GstVideoCodecFrame * cframe,
+    GError ** error);
+
 /* How many of the decoder's own frames buffers downstream still holds;
  * shared with those buffers, which may outlive the element. */
 typedef struct
@@ -65,6 +74,7 @@ struct _GstAvhwDec
   gint out_width, out_height;
   GstVideoFormat out_format;
   gboolean out_interlaced;
+  GstAvhwDecWayOut way_out;     /* chosen with the output caps */
   AVBufferRef *upload_frames;   /* fallback frames uploaded for device output */
   AVBufferRef *copy_frames;     /* copies that free decoder surfaces */
   HeldCounter *held;            /* decoder frames downstream holds */
@@ -72,34 +82,27 @@ struct _GstAvhwDec
 
 #define DEVICE(s) ((s)->dev.device)
 
-/* gstavhwdecframes.c: moving decoded frames into output buffers */
-G_GNUC_INTERNAL
-gboolean gst_avhw_dec_copy_sw_frame (GstAvhwDec * self, const AVFrame * src,
-    GstBuffer * out);
-G_GNUC_INTERNAL
-AVFrame * gst_avhw_dec_upload_sw_frame (GstAvhwDec * self,
-    const AVFrame * src, GError ** error);
-G_GNUC_INTERNAL
-GstBuffer * gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw);
+/* gstavhwdecframes.c: the ways out */
 
+/* The way out for frames into our device memory (@device_memory),
+ * GStreamer's own device memory (@foreign_memory) or system memory. */
 G_GNUC_INTERNAL
-void gst_avhw_dec_count_held (GstAvhwDec * self, GstBuffer * buf);
+GstAvhwDecWayOut gst_avhw_dec_choose_way_out (gboolean device_memory,
+    gboolean foreign_memory);
 
-G_GNUC_INTERNAL
-gboolean gst_avhw_dec_keep_on_decoder (GstAvhwDec * self, AVFrame ** hw);
-
-G_GNUC_INTERNAL
-GstBuffer * gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
-    gboolean from_decoder, GError ** error);
-G_GNUC_INTERNAL
-AVFrame * gst_avhw_dec_copy_off_decoder (GstAvhwDec * self,
-    const AVFrame * frame);
+/* @frame copied on the device into *@pool (made from the device's frames
+ * cache when NULL, or for another size or format); NULL when the backend
+ * cannot copy. Any thread. */
 G_GNUC_INTERNAL
 AVFrame * gst_avhw_dec_copy_to_pool (GstAvhwDec * self, AVBufferRef ** pool,
     const AVFrame * frame);
+
+/* A hardware frame cropped at the top or left (which FFmpeg leaves to the
+ * caller), downloaded and cropped; NULL after an error was posted. */
 G_GNUC_INTERNAL
 AVFrame * gst_avhw_dec_download_cropped (GstAvhwDec * self,
     const AVFrame * frame);
+
 G_GNUC_INTERNAL
 void gst_avhw_dec_held_counter_release (HeldCounter * c);
 

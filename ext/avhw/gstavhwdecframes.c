@@ -1,5 +1,15 @@
-/* gst-avhw: avhwdec, decoded frames into output buffers
+/* gst-avhw: avhwdec, the ways out: decoded frames into output buffers
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Negotiating the output caps chooses one way out
+ * (gst_avhw_dec_choose_way_out()), and every frame takes it:
+ * - our device memory: the decoder's own frame, wrapped (a device copy
+ *   once downstream holds extra-frames + 1 of them); a software frame
+ *   (fallback) uploaded into a pool first;
+ * - GStreamer's own device memory (interop): the same frame handed to the
+ *   backend's export, or a copy where it must not be lent;
+ * - system memory: a device frame downloaded into the output buffer, a
+ *   software frame copied.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -11,6 +21,8 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
 
+static AVFrame *copy_off_decoder (GstAvhwDec * self, const AVFrame * frame);
+
 void
 gst_avhw_dec_held_counter_release (HeldCounter * c)
 {
@@ -19,9 +31,8 @@ gst_avhw_dec_held_counter_release (HeldCounter * c)
     g_free (c);
 }
 
-gboolean
-gst_avhw_dec_copy_sw_frame (GstAvhwDec * self, const AVFrame * src,
-    GstBuffer * out)
+static gboolean
+copy_sw_frame (GstAvhwDec * self, const AVFrame * src, GstBuffer * out)
 {
   GstVideoFrame vf;
   guint p, row, rows, bytes;
@@ -52,9 +63,8 @@ gst_avhw_dec_copy_sw_frame (GstAvhwDec * self, const AVFrame * src,
 }
 
 /* A software frame into a device frame, for device memory output. */
-AVFrame *
-gst_avhw_dec_upload_sw_frame (GstAvhwDec * self, const AVFrame * src,
-    GError ** error)
+static AVFrame *
+upload_sw_frame (GstAvhwDec * self, const AVFrame * src, GError ** error)
 {
   AVFrame *hw;
 
@@ -82,8 +92,8 @@ gst_avhw_dec_upload_sw_frame (GstAvhwDec * self, const AVFrame * src,
 }
 
 /* Counts @buf, which holds one of the decoder's own frames, while alive. */
-void
-gst_avhw_dec_count_held (GstAvhwDec * self, GstBuffer * buf)
+static void
+count_held (GstAvhwDec * self, GstBuffer * buf)
 {
   g_atomic_int_inc (&self->held->refs);
   g_atomic_int_inc (&self->held->held);
@@ -93,13 +103,13 @@ gst_avhw_dec_count_held (GstAvhwDec * self, GstBuffer * buf)
 }
 
 /* A buffer holding one of the decoder's own frames: counted while alive. */
-GstBuffer *
-gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
+static GstBuffer *
+wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
 {
   GstBuffer *buf = gst_avhw_buffer_new (DEVICE (self), hw,
       &self->output_state->info);
 
-  gst_avhw_dec_count_held (self, buf);
+  count_held (self, buf);
   return buf;
 }
 
@@ -107,13 +117,13 @@ gst_avhw_dec_wrap_decoder_frame (GstAvhwDec * self, AVFrame * hw)
  * holds more than extra-frames of them, *@hw is replaced by a device copy
  * (gst_avhw_dec_copy_off_decoder()). Returns whether *@hw is still the
  * decoder's own frame. */
-gboolean
-gst_avhw_dec_keep_on_decoder (GstAvhwDec * self, AVFrame ** hw)
+static gboolean
+keep_on_decoder (GstAvhwDec * self, AVFrame ** hw)
 {
   AVFrame *copy;
 
   if (g_atomic_int_get (&self->held->held) <= self->extra_frames
-      || !(copy = gst_avhw_dec_copy_off_decoder (self, *hw)))
+      || !(copy = copy_off_decoder (self, *hw)))
     return TRUE;
   av_frame_free (hw);
   *hw = copy;
@@ -125,21 +135,21 @@ gst_avhw_dec_keep_on_decoder (GstAvhwDec * self, AVFrame ** hw)
  * them, or when the backend will not lend it (a reference picture the
  * decoder may use again); one the backend wrapped rather than copied (it
  * kept a reference on the frame) is counted like the decoder's own. */
-GstBuffer *
-gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
+static GstBuffer *
+export_frame (GstAvhwDec * self, AVFrame * hw,
     gboolean from_decoder, GError ** error)
 {
   GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
   GstBuffer *buf;
   int before;
 
-  from_decoder = from_decoder && gst_avhw_dec_keep_on_decoder (self, &hw);
+  from_decoder = from_decoder && keep_on_decoder (self, &hw);
   before = hw->buf[0] ? av_buffer_get_ref_count (hw->buf[0]) : 0;
   buf = gst_avhw_backend_export_foreign_buffer (backend, DEVICE (self), hw,
       &self->output_state->info, error);
   if (!buf && error && !*error && from_decoder) {
     /* the decoder may use the frame again (a reference picture): a copy */
-    AVFrame *copy = gst_avhw_dec_copy_off_decoder (self, hw);
+    AVFrame *copy = copy_off_decoder (self, hw);
 
     if (copy) {
       av_frame_free (&hw);
@@ -155,7 +165,7 @@ gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
         "copy of it", gst_avhw_device_get_name (DEVICE (self)));
   if (buf && from_decoder && hw->buf[0]
       && av_buffer_get_ref_count (hw->buf[0]) > before)
-    gst_avhw_dec_count_held (self, buf);
+    count_held (self, buf);
   av_frame_free (&hw);
   return buf;
 }
@@ -167,8 +177,8 @@ gst_avhw_dec_export_frame (GstAvhwDec * self, AVFrame * hw,
  * extra-frames + 1 of them, one more could starve the decoder ("No decoder
  * surfaces left"): that frame is copied on the device into a pool of our
  * own instead, when the backend can copy. */
-AVFrame *
-gst_avhw_dec_copy_off_decoder (GstAvhwDec * self, const AVFrame * frame)
+static AVFrame *
+copy_off_decoder (GstAvhwDec * self, const AVFrame * frame)
 {
   return gst_avhw_dec_copy_to_pool (self, &self->copy_frames, frame);
 }
@@ -257,4 +267,71 @@ gst_avhw_dec_download_cropped (GstAvhwDec * self, const AVFrame * frame)
     av_frame_free (&sw);
   }
   return sw;
+}
+
+/* ---------------------------------------------------------------- ways */
+
+/* @frame on the device as a new frame: a reference, or a software frame
+ * uploaded. */
+static AVFrame *
+on_device (GstAvhwDec * self, const AVFrame * frame, GError ** error)
+{
+  return frame->hw_frames_ctx ? av_frame_clone (frame) :
+      upload_sw_frame (self, frame, error);
+}
+
+static GstFlowReturn
+way_device (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder,
+    GstVideoCodecFrame * cframe, GError ** error)
+{
+  AVFrame *hw = on_device (self, frame, error);
+
+  if (!hw)
+    return GST_FLOW_ERROR;
+  if (frame->hw_frames_ctx && from_decoder && keep_on_decoder (self, &hw))
+    cframe->output_buffer = wrap_decoder_frame (self, hw);
+  else
+    cframe->output_buffer = gst_avhw_buffer_new (DEVICE (self), hw,
+        &self->output_state->info);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+way_foreign (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder,
+    GstVideoCodecFrame * cframe, GError ** error)
+{
+  AVFrame *hw = on_device (self, frame, error);
+
+  if (!hw)
+    return GST_FLOW_ERROR;
+  cframe->output_buffer = export_frame (self, hw, frame->hw_frames_ctx
+      && from_decoder, error);
+  return cframe->output_buffer ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+way_system (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder,
+    GstVideoCodecFrame * cframe, GError ** error)
+{
+  GstFlowReturn ret =
+      gst_video_decoder_allocate_output_frame (GST_VIDEO_DECODER (self),
+      cframe);
+
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (frame->hw_frames_ctx)
+    return gst_avhw_transfer_buffer (gst_avhw_device_get_backend (DEVICE
+            (self)), frame, cframe->output_buffer, &self->output_state->info,
+        TRUE, error) ? GST_FLOW_OK : GST_FLOW_ERROR;
+  if (copy_sw_frame (self, frame, cframe->output_buffer))
+    return GST_FLOW_OK;
+  g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
+      "cannot map the output buffer");
+  return GST_FLOW_ERROR;
+}
+
+GstAvhwDecWayOut
+gst_avhw_dec_choose_way_out (gboolean device_memory, gboolean foreign_memory)
+{
+  return device_memory ? way_device : foreign_memory ? way_foreign : way_system;
 }

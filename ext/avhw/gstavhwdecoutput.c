@@ -5,7 +5,8 @@
  * What leaves the decoder, from the streaming thread only (the scheduler,
  * gstavhwdecsched.c, hands every frame and fault over in stream order):
  * the output caps follow the decoded frames (size, format, interlacing,
- * colorimetry, HDR), and each frame goes out in the negotiated memory.
+ * colorimetry, HDR); negotiating them chooses the frames' way out once
+ * (gstavhwdecframes.c), and each frame then takes it.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -141,6 +142,8 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
     gst_caps_set_features (st->caps, 0, gst_caps_features_new (foreign, NULL));
   g_clear_pointer (&self->output_state, gst_video_codec_state_unref);
   self->output_state = st;
+  self->way_out = gst_avhw_dec_choose_way_out (self->device_memory,
+      self->foreign_memory);
   self->out_width = frame->width;
   self->out_height = frame->height;
   self->out_format = fmt;
@@ -194,12 +197,9 @@ output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
   GstVideoCodecFrame *cframe;
-  gboolean is_hw = frame->hw_frames_ctx != NULL;
-  gboolean on_decoder = is_hw && from_decoder;
-  enum AVPixelFormat sw_fmt = is_hw ?
+  enum AVPixelFormat sw_fmt = frame->hw_frames_ctx ?
       ((AVHWFramesContext *) frame->hw_frames_ctx->data)->sw_format :
       frame->format;
-  GstAvhwBackend *backend = gst_avhw_device_get_backend (DEVICE (self));
   GError *err = NULL;
   GstFlowReturn ret;
   GList *frames, *l;
@@ -230,38 +230,13 @@ output_frame (GstAvhwDec * self, AVFrame * frame, gboolean from_decoder)
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  if (self->device_memory || self->foreign_memory) {
-    AVFrame *hw = is_hw ? av_frame_clone (frame) :
-        gst_avhw_dec_upload_sw_frame (self, frame, &err);
-    if (!hw)
-      goto transfer_failed;
-    if (self->device_memory) {
-      on_decoder = on_decoder && gst_avhw_dec_keep_on_decoder (self, &hw);
-      cframe->output_buffer =
-          on_decoder ? gst_avhw_dec_wrap_decoder_frame (self,
-          hw) : gst_avhw_buffer_new (DEVICE (self), hw,
-          &self->output_state->info);
-    } else {
-      cframe->output_buffer = gst_avhw_dec_export_frame (self, hw, on_decoder,
-          &err);
-      if (!cframe->output_buffer)
-        goto transfer_failed;
-    }
-  } else {
-    ret = gst_video_decoder_allocate_output_frame (dec, cframe);
-    if (ret != GST_FLOW_OK) {
-      gst_video_decoder_drop_frame (dec, cframe);
-      return ret;
-    }
-    if (is_hw) {
-      if (!gst_avhw_transfer_buffer (backend, frame, cframe->output_buffer,
-              &self->output_state->info, TRUE, &err))
-        goto transfer_failed;
-    } else if (!gst_avhw_dec_copy_sw_frame (self, frame, cframe->output_buffer)) {
-      g_set_error (&err, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-          "cannot map the output buffer");
-      goto transfer_failed;
-    }
+  /* the way out negotiation chose (update_output_state()) */
+  ret = self->way_out (self, frame, from_decoder, cframe, &err);
+  if (ret == GST_FLOW_ERROR && err)
+    goto transfer_failed;
+  if (ret != GST_FLOW_OK) {
+    gst_video_decoder_drop_frame (dec, cframe);
+    return ret;
   }
   gst_avhw_buffer_flags_from_frame (cframe->output_buffer, frame);
   if (!gst_avhw_frame_is_keyframe (frame))
