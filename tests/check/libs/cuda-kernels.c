@@ -13,6 +13,10 @@
  * off by more than 2, borders exact, nothing written outside the output's
  * rows. Exits 77 where there is no CUDA driver or device.
  *
+ * With AVHW_CUDA_EMULATED=1 and LD_LIBRARY_PATH at tests/check/
+ * cuda-emulation (libs/cuda-kernels-emulated), the same device half runs
+ * the kernel's source on the CPU, through a stand-in for the driver.
+ *
  * AVHW_CUDA_BENCH=1 adds kernel times per frame (cuEvent), and
  * AVHW_CUDA_KERNEL_IMAGE=FILE loads a PTX or cubin file instead of the
  * embedded images (to compare compilers on the machine itself).
@@ -831,6 +835,8 @@ test_load (void)
     kernels = cuda_kernels_load (cu, ctx, &error);
   }
   g_assert_no_error (error);
+  if (g_getenv ("AVHW_CUDA_EMULATED"))
+    g_assert_nonnull (strstr (name, "CPU emulation"));
   g_print ("%s (sm_%d%d): loaded %s in %.1f ms\n", name, major, minor,
       cuda_kernels_get_image (kernels),
       (g_get_monotonic_time () - t0) / 1000.0);
@@ -1149,6 +1155,11 @@ main (int argc, char **argv)
   } else {
     gchar *reason = driver_open ();
 
+    if (reason && g_getenv ("AVHW_CUDA_EMULATED")) {
+      g_printerr ("the CPU emulation of the driver (libcuda-emulated.cpp) did "
+          "not load: %s\n", reason);
+      return 1;
+    }
     if (reason) {
       g_print ("SKIP: no CUDA device here (%s): the kernels are not run\n",
           reason);
