@@ -19,6 +19,9 @@ pkgs=(
   libva-dev libdrm-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libffmpeg-nvenc-dev
+  # the CUDA backend's kernels, compiled to PTX by clang's CUDA support
+  # (backends/cuda/kernels; no CUDA toolkit needed)
+  clang
   valgrind indent
 )
 
