@@ -60,6 +60,7 @@ struct _GstAvhwDec
   /* the stats property's counters, since start (atomic) */
   gint segments;                /* parallel segments started */
   gint handovers;               /* sessions handed to software */
+  gint joins;                   /* streams or segments ended by a join */
   const AVCodec *codec;         /* the first session's decoder */
   /* the input stream's watcher (gstavhwdecwatch.c), made with its caps;
    * a packet is scanned once, where something asks about it */

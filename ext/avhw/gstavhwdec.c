@@ -103,6 +103,7 @@ init_stream (GstAvhwDec * self, GstVideoCodecState * state)
   st->active_decoder = &self->active_decoder;
   st->active_hw = &self->active_hw;
   st->handovers = &self->handovers;
+  st->joins = &self->joins;
 }
 
 static void
@@ -358,6 +359,7 @@ gst_avhw_dec_start (GstVideoDecoder * decoder)
   self->held->refs = 1;
   g_atomic_int_set (&self->segments, 0);
   g_atomic_int_set (&self->handovers, 0);
+  g_atomic_int_set (&self->joins, 0);
   return TRUE;
 }
 
@@ -511,7 +513,8 @@ gst_avhw_dec_get_property (GObject * object, guint prop_id, GValue * value,
               "sessions", G_TYPE_UINT, g_atomic_int_get (&self->n_sessions),
               "segments", G_TYPE_UINT, g_atomic_int_get (&self->segments),
               "handovers", G_TYPE_UINT,
-              g_atomic_int_get (&self->handovers), NULL));
+              g_atomic_int_get (&self->handovers), "joins", G_TYPE_UINT,
+              g_atomic_int_get (&self->joins), NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -688,12 +691,14 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
    * segments the input was cut into with parallel > 1; none with one
    * session) and `handovers` (guint: sessions whose hardware decoder
    * failed, or met field pictures the device decodes wrongly, and went on
-   * in software).
+   * in software) and `joins` (guint: streams, or with parallel > 1
+   * segments, that ended by a join rather than a drain and flush, which
+   * keeps an H.264 hardware decoder's surfaces).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Stats",
           "Counters since start: sessions (of the current stream), "
-          "segments, handovers to software", GST_TYPE_STRUCTURE,
+          "segments, handovers to software, joins", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_pad_template (element_class,

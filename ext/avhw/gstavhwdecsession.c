@@ -855,6 +855,8 @@ gst_avhw_dec_session_end (GstAvhwDecSession * s, gboolean join,
     return GST_FLOW_OK;
   s->joined = gst_avhw_dec_end_stream (s->ctx, join && s->join ?
       s->join_idr : NULL, take, &t);
+  if (s->joined)
+    g_atomic_int_inc (s->stream->joins);
   if (!s->failed)
     return t.ret;
   /* failed while ending: software decodes the rest again, and ends */

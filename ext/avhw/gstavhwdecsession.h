@@ -32,6 +32,8 @@ typedef struct
   gboolean *active_hw;
   gint warned_software;         /* atomic: the software warning was said */
   gint *handovers;              /* atomic: sessions handed to software */
+  gint *joins;                  /* atomic: streams or segments ended by a
+                                 * join */
 } GstAvhwDecStream;
 
 /* How a session's trouble reaches the element, in stream order. */

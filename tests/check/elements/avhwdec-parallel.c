@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Every stream (H.264, H.265, VP9, AV1) decoded with parallel=4 gives the frames, hashes and
- * timestamps of parallel=1; the segments it was cut into are counted from
- * avhwdec's debug log, so a build that does not cut fails.
+ * timestamps of parallel=1; the segments it was cut into and the sessions
+ * that decoded it are read from avhwdec's stats property, so a build that
+ * does not cut fails.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -13,25 +14,8 @@
 #include <gst/check/gstharness.h>
 #include "decode-common.c"
 
-static gint segments, one_session, one_segment;
-
-static void
-count_log (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  const gchar *text;
-
-  if (g_strcmp0 (gst_debug_category_get_name (category), "avhwdec") != 0)
-    return;
-  text = gst_debug_message_get (message);
-  if (g_str_has_prefix (text, "segment "))
-    g_atomic_int_inc (&segments);
-  if (strstr (text, "one session: "))
-    g_atomic_int_inc (&one_session);
-  if (strstr (text, "one segment: "))
-    g_atomic_int_inc (&one_segment);
-}
+/* the sessions of the last parallel=4 decode (its stats) */
+static guint sessions;
 
 /* Decodes "@src ! avhwdec parallel=N @opts ! avhwdownload" with N = 1 and
  * 4; both give the same frames. Returns the segments parallel=4 cut. */
@@ -41,16 +25,17 @@ check_same (const gchar * src, const gchar * opts, guint * frames)
   DecodeResult one, four;
   gchar *desc;
 
-  desc = g_strdup_printf ("%s ! avhwdec parallel=1 %s ! avhwdownload", src,
-      opts);
+  desc = g_strdup_printf ("%s ! avhwdec name=dec parallel=1 %s ! "
+      "avhwdownload", src, opts);
   decode (desc, &one);
   g_free (desc);
   fail_unless (one.error == NULL, "%s", one.error);
   fail_unless (one.frames > 0);
 
-  g_atomic_int_set (&segments, 0);
-  desc = g_strdup_printf ("%s ! avhwdec parallel=4 %s ! avhwdownload", src,
-      opts);
+  fail_unless_equals_int (one.sessions, 1);
+  fail_unless_equals_int (one.segments, 0);
+  desc = g_strdup_printf ("%s ! avhwdec name=dec parallel=4 %s ! "
+      "avhwdownload", src, opts);
   decode (desc, &four);
   fail_unless (four.error == NULL, "%s: %s", desc, four.error);
   fail_unless_equals_int (four.frames, one.frames);
@@ -59,14 +44,15 @@ check_same (const gchar * src, const gchar * opts, guint * frames)
       g_checksum_get_string (one.md5));
   fail_unless_equals_uint64 (four.last_pts, one.last_pts);
   fail_unless (four.pts_monotonic, "%s: timestamps not increasing", desc);
-  g_print ("%s: %u frames bit-exact, %d segments\n", desc, four.frames,
-      g_atomic_int_get (&segments));
+  g_print ("%s: %u frames bit-exact, %u sessions, %u segments\n", desc,
+      four.frames, four.sessions, four.segments);
   g_free (desc);
   if (frames)
     *frames = four.frames;
+  sessions = four.sessions;
   result_clear (&one);
   result_clear (&four);
-  return g_atomic_int_get (&segments);
+  return four.segments;
 }
 
 static gint
@@ -102,8 +88,10 @@ GST_END_TEST;
 /* Decodes @aus (access units) pushed straight into avhwdec, caps without
  * codec_data; returns the md5 of the output. */
 static gchar *
-harness_md5 (GPtrArray * aus, const gchar * parallel, guint * frames)
+harness_md5 (GPtrArray * aus, const gchar * parallel, guint * frames,
+    guint * segments)
 {
+  GstStructure *stats = NULL;
   GstHarness *h = gst_harness_new ("avhwdec");
   GChecksum *md5 = g_checksum_new (G_CHECKSUM_MD5);
   GstBuffer *buf;
@@ -129,6 +117,9 @@ harness_md5 (GPtrArray * aus, const gchar * parallel, guint * frames)
     gst_buffer_unref (buf);
     (*frames)++;
   }
+  g_object_get (h->element, "stats", &stats, NULL);
+  fail_unless (stats && gst_structure_get_uint (stats, "segments", segments));
+  gst_structure_free (stats);
   gst_harness_teardown (h);
   sum = g_strdup (g_checksum_get_string (md5));
   g_checksum_free (md5);
@@ -184,10 +175,9 @@ GST_START_TEST (test_h264_headers_once)
   fail_unless (dropped >= 8, "%u parameter sets dropped", dropped);
   fail_unless_equals_int (aus->len, 100);
 
-  one = harness_md5 (aus, "1", &n1);
-  g_atomic_int_set (&segments, 0);
-  four = harness_md5 (aus, "4", &n4);
-  segs = g_atomic_int_get (&segments);
+  one = harness_md5 (aus, "1", &n1, &segs);
+  fail_unless_equals_int (segs, 0);
+  four = harness_md5 (aus, "4", &n4, &segs);
   g_print ("parameter sets once, no codec_data: %u frames, %u segments\n",
       n4, segs);
   fail_unless_equals_int (n1, 100);
@@ -382,32 +372,30 @@ GST_START_TEST (test_stop_midway)
 
 GST_END_TEST;
 
-/* No cut point but the first (one key frame): one segment, as
- * parallel=1, and the log says why. */
+/* No cut point but the first (one key frame): one segment on four
+ * sessions, as parallel=1 (the debug log says why). */
 GST_START_TEST (test_no_cuts)
 {
   gchar *p = make_clip ("onegop.h264", I420_320,
       "key-int-max=1000 speed-preset=ultrafast", 60);
 
-  g_atomic_int_set (&one_segment, 0);
   fail_unless_equals_int (check_file (p, "h264parse", ""), 1);
-  fail_unless (g_atomic_int_get (&one_segment) > 0);
+  fail_unless_equals_int (sessions, 4);
   g_free (p);
 }
 
 GST_END_TEST;
 
-/* A codec without a cut-point parser (VP8): one session, as parallel=1,
- * and the log says why. */
+/* A codec without a cut-point parser (VP8): one session, as parallel=1
+ * (the debug log says why). */
 GST_START_TEST (test_no_cut_parser)
 {
   gchar *src;
 
-  g_atomic_int_set (&one_session, 0);
   src = g_strdup_printf ("videotestsrc num-buffers=30 ! %s ! vp8enc "
       "deadline=1 keyframe-max-dist=5", I420_320);
   fail_unless_equals_int (check_same (src, "", NULL), 0);
-  fail_unless (g_atomic_int_get (&one_session) > 0);
+  fail_unless_equals_int (sessions, 1);
   g_free (src);
 }
 
@@ -435,10 +423,6 @@ avhwdec_parallel_suite (void)
     exit (1);
   }
   gst_object_unref (dec);
-  gst_debug_set_threshold_for_name ("avhwdec", GST_LEVEL_LOG);
-  if (!g_getenv ("GST_DEBUG"))
-    gst_debug_remove_log_function (gst_debug_log_default);
-  gst_debug_add_log_function (count_log, NULL, NULL);
   tmpdir = g_dir_make_tmp ("avhwdecpar-XXXXXX", NULL);
   atexit (remove_tmpdir);
 

@@ -64,7 +64,7 @@ typedef struct
   GString *warnings;            /* every warning's message, a line each */
   gchar *decoder;               /* active-decoder of the avhwdec named dec */
   gboolean hardware;            /* its hardware property */
-  guint sessions, segments, handovers;  /* its stats property */
+  guint sessions, segments, handovers, joins;   /* its stats property */
 } DecodeResult;
 
 G_GNUC_UNUSED static void
@@ -199,7 +199,8 @@ decode_full (const gchar * desc, DecodeResult * r, DecodeSampleFunc func,
       g_object_get (dec, "stats", &st, NULL);
       fail_unless (st && gst_structure_get (st, "sessions", G_TYPE_UINT,
               &r->sessions, "segments", G_TYPE_UINT, &r->segments,
-              "handovers", G_TYPE_UINT, &r->handovers, NULL));
+              "handovers", G_TYPE_UINT, &r->handovers, "joins", G_TYPE_UINT,
+              &r->joins, NULL));
       gst_structure_free (st);
     }
     gst_clear_object (&dec);
