@@ -46,20 +46,25 @@ inject_spec (gint64 * at)
 }
 
 gboolean
-gst_avhw_dec_fail_can_fail (const AVCodecContext * ctx)
+gst_avhw_dec_fail_is_device_error (int error)
 {
-  gint64 at;
-
-  return ctx && (ctx->hw_device_ctx || inject_spec (&at));
+  return error < 0 && error != AVERROR_INVALIDDATA && error != AVERROR (EAGAIN)
+      && error != AVERROR_EOF;
 }
 
 gboolean
 gst_avhw_dec_fail_is_device (const AVCodecContext * ctx, int error)
 {
-  if (!gst_avhw_dec_fail_can_fail (ctx))
-    return FALSE;
-  return error < 0 && error != AVERROR_INVALIDDATA && error != AVERROR (EAGAIN)
-      && error != AVERROR_EOF;
+  return ctx && ctx->hw_device_ctx && gst_avhw_dec_fail_is_device_error (error);
+}
+
+gboolean
+gst_avhw_dec_fail_hooked (GstObject * element)
+{
+  gint64 at;
+  const gchar *name = inject_spec (&at);
+
+  return name && g_strcmp0 (GST_OBJECT_NAME (element), name) == 0;
 }
 
 int

@@ -7,16 +7,21 @@
 
 G_BEGIN_DECLS
 
-/* Whether a failure of @ctx would be its device's: a hardware decoder (or
- * any decoder, under the test hook below). */
+/* Whether @error, from a decoder that can fail, is the device failing (a
+ * driver call, a submission, memory on the device) rather than the stream
+ * being damaged (AVERROR_INVALIDDATA). */
 G_GNUC_INTERNAL
-gboolean gst_avhw_dec_fail_can_fail (const AVCodecContext * ctx);
+gboolean gst_avhw_dec_fail_is_device_error (int error);
 
-/* Whether @error from @ctx is the device failing (a driver call, a
- * submission, memory on the device) rather than the stream being damaged
- * (AVERROR_INVALIDDATA): only for hardware decoders. */
+/* The same for @ctx: only a hardware decoder's device fails. */
 G_GNUC_INTERNAL
 gboolean gst_avhw_dec_fail_is_device (const AVCodecContext * ctx, int error);
+
+/* Whether the test hook below names @element: its decoders then count as
+ * hardware ones that can fail (their input is kept for a replay); no other
+ * element's. */
+G_GNUC_INTERNAL
+gboolean gst_avhw_dec_fail_hooked (GstObject * element);
 
 /* Frees *@ctx on a thread of its own, waiting 2 s at most, and sets it to
  * NULL: a decoder whose device failed may never return from being freed
@@ -28,8 +33,8 @@ void gst_avhw_dec_fail_abandon (AVCodecContext ** ctx);
 
 /* Test hook: with GST_AVHW_DEC_FAIL_AT=NAME:N in the environment, sending
  * input frame N to the avhwdec named NAME gives AVERROR_EXTERNAL (as a
- * hardware decoder's failed submission), and every decoder of the process
- * counts as a hardware one; otherwise @result. */
+ * hardware decoder's failed submission), and that element's decoders count
+ * as hardware ones (gst_avhw_dec_fail_hooked()); otherwise @result. */
 G_GNUC_INTERNAL
 int gst_avhw_dec_fail_inject (GstObject * element, guint64 frame_number,
     int result);

@@ -49,6 +49,9 @@ struct _GstAvhwDecSession
   AVCodecContext *ctx;
   const AVCodec *codec;
   gboolean opened_hw;           /* opened on the device */
+  gboolean can_fail;            /* a failure would be its device's (a
+                                 * hardware decoder, or under the test
+                                 * hook, gstavhwdecfail.c) */
   gboolean hw;                  /* its last picture came out on the device */
   enum AVPixelFormat hw_pix_fmt;
   gint threads;                 /* asked for at open (-1: automatic) */
@@ -290,6 +293,8 @@ install (GstAvhwDecSession * s, AVCodecContext * ctx, const AVCodec * codec,
   s->codec = codec;
   g_mutex_unlock (&s->lock);
   s->opened_hw = s->hw = hw;
+  s->can_fail = !s->software && (ctx->hw_device_ctx
+      || gst_avhw_dec_fail_hooked (GST_OBJECT (s->stream->element)));
   init_join (s);
 }
 
@@ -600,7 +605,7 @@ take (AVFrame * frame, int error, gpointer user_data)
   gint64 pts;
 
   if (!frame) {
-    if (gst_avhw_dec_fail_is_device (s->ctx, error)) {
+    if (s->can_fail && gst_avhw_dec_fail_is_device_error (error)) {
       note_failure (s, "avcodec_receive_frame", error);
       return FALSE;
     }
@@ -654,7 +659,7 @@ send_one (GstAvhwDecSession * s, AVPacket * pkt, gint64 number,
       break;
   }
   av_packet_unref (pkt);
-  if (!s->failed && gst_avhw_dec_fail_is_device (s->ctx, r))
+  if (!s->failed && s->can_fail && gst_avhw_dec_fail_is_device_error (r))
     note_failure (s, "avcodec_send_packet", r);
   if (s->failed || t.ret != GST_FLOW_OK)
     return t.ret;
@@ -829,7 +834,7 @@ gst_avhw_dec_session_send (GstAvhwDecSession * s, AVPacket * pkt,
   s->wait_key = FALSE;
   before_send (s, info);
   /* kept where a failure would be the device's: take_over() replays it */
-  if (gst_avhw_dec_fail_can_fail (s->ctx) && !s->software) {
+  if (s->can_fail) {
     if (pkt->flags & AV_PKT_FLAG_KEY)
       forget_emitted (s);
     gst_avhw_dec_replay_keep (&s->replay, pkt);

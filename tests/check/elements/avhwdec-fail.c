@@ -3,8 +3,8 @@
  *
  * Runs with GST_AVHW_DEC_FAIL_AT=faildec:25 (tests/check/meson.build): the
  * avhwdec named faildec gets AVERROR_EXTERNAL for input frame 25, as from
- * a failed submission of a hardware decoder (gstavhwdecfail.c), and every
- * decoder counts as a hardware one. On the H200 FFmpeg 7.1's Vulkan
+ * a failed submission of a hardware decoder (gstavhwdecfail.c), and its
+ * decoders count as hardware ones (no other element's). On the H200 FFmpeg 7.1's Vulkan
  * decoder failed that way and then waited forever (run 47). Here:
  * fallback=true goes on in software from the last key frame, decoding
  * again what the failed decoder held: every frame out, once, bit-exact.
