@@ -477,8 +477,10 @@ session_new (GstAvhwDecStream * stream, gint threads)
   s->threads = threads;
   g_mutex_init (&s->lock);
   gst_avhw_dec_replay_init (&s->replay);
-  s->emitted = g_hash_table_new (g_int64_hash, g_int64_equal);
-  s->out_before = g_hash_table_new (g_int64_hash, g_int64_equal);
+  s->emitted = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+      NULL);
+  s->out_before = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+      NULL);
   return s;
 }
 
@@ -690,27 +692,13 @@ remember_emitted (GstAvhwDecSession * s)
 static void
 forget_emitted (GstAvhwDecSession * s)
 {
-  GHashTableIter it;
-  gpointer k;
-
-  g_hash_table_iter_init (&it, s->emitted);
-  while (g_hash_table_iter_next (&it, &k, NULL)) {
-    g_hash_table_iter_steal (&it);
-    g_free (k);
-  }
+  g_hash_table_remove_all (s->emitted);
 }
 
 static void
 forget_out_before (GstAvhwDecSession * s)
 {
-  GHashTableIter it;
-  gpointer k;
-
-  g_hash_table_iter_init (&it, s->out_before);
-  while (g_hash_table_iter_next (&it, &k, NULL)) {
-    g_hash_table_iter_steal (&it);
-    g_free (k);
-  }
+  g_hash_table_remove_all (s->out_before);
 }
 
 /* The hardware decoder failed (@fields: met field pictures it decodes
