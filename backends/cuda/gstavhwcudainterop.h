@@ -69,7 +69,7 @@ typedef struct _GstCudaContext GstCudaContext;
 G_GNUC_INTERNAL
 GstCudaContext * cuda_interop_get_gst_context (GstAvhwDevice * device);
 
-/* From gstavhwcudacaps.c: sets device_decodes (cuvidGetDecoderCaps). */
+/* From gstavhwcudacaps.c: sets query_decoder (cuvidGetDecoderCaps). */
 G_GNUC_INTERNAL
 void cuda_caps_class_init (GstAvhwBackendClass * bclass);
 

@@ -376,7 +376,10 @@ gst_avhw_backend_register (GstPlugin * plugin, GType type)
   /* Probe (no device opened) for the autoplugging decoders, unless the
    * backend was built for another contract: the registry refuses it. */
   klass = g_type_class_ref (type);
-  remember_memory_features (plugin, klass);
+  /* A struct of another contract version is not read beyond the version:
+   * its members may be elsewhere. */
+  if (klass->contract_version == GST_AVHW_BACKEND_CONTRACT_VERSION)
+    remember_memory_features (plugin, klass);
   if (klass->contract_version == GST_AVHW_BACKEND_CONTRACT_VERSION
       && klass->name && klass->get_n_devices && !G_TYPE_IS_ABSTRACT (type)) {
     GstAvhwBackend *probe = g_object_new (type, "name", klass->name, NULL);
@@ -694,88 +697,6 @@ gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
   return arr;
 }
 
-/* Whether @candidates (transfer full: FFmpeg's decoders or encoders of
- * @what kind for @backend's devices and @codec_id) holds any; else FALSE
- * and @reason says so. */
-static gboolean
-has_candidates (GstAvhwBackend * backend, GPtrArray * candidates,
-    const gchar * what, enum AVCodecID codec_id, gchar ** reason)
-{
-  gboolean any = candidates->len > 0;
-
-  g_ptr_array_unref (candidates);
-  if (!any && reason)
-    *reason = g_strdup_printf ("no FFmpeg %s drives %s devices for %s", what,
-        KLASS (backend)->name, avcodec_get_name (codec_id));
-  return any;
-}
-
-/**
- * gst_avhw_backend_device_decodes: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * Returns: whether device @index decodes @codec_id in hardware: the backend
- *   has decoder candidates for it and, where the backend can ask its
- *   driver, the device says yes
- */
-gboolean
-gst_avhw_backend_device_decodes (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (!has_candidates (backend, gst_avhw_backend_get_decoders (backend,
-              codec_id), "decoder", codec_id, reason))
-    return FALSE;
-  if (!KLASS (backend)->device_decodes)
-    return TRUE;
-  return KLASS (backend)->device_decodes (backend, index, codec_id, reason);
-}
-
-/**
- * gst_avhw_backend_get_decode_description: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- *
- * Returns: (transfer full) (nullable): what device @index decodes of
- *   @codec_id in hardware, for people ("8-bit 4:2:0, up to 4096x4096"), or
- *   %NULL where it does not decode it or the backend does not say
- */
-gchar *
-gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
-    guint index, enum AVCodecID codec_id)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  if (!KLASS (backend)->get_decode_description
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return NULL;
-  return KLASS (backend)->get_decode_description (backend, index, codec_id);
-}
-
-/**
- * gst_avhw_backend_get_decode_engines: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- *
- * Returns: how many decoder engines of device @index decode @codec_id at
- *   once, as the driver says; 0 where it does not decode it in hardware or
- *   the backend does not know
- */
-guint
-gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
-  if (!KLASS (backend)->decode_engines
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return 0;
-  return KLASS (backend)->decode_engines (backend, index, codec_id);
-}
-
 /**
  * gst_avhw_backend_frames_get_buffer: (skip)
  * @backend: a #GstAvhwBackend
@@ -795,134 +716,6 @@ gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
   if (KLASS (backend)->frames_get_buffer)
     return KLASS (backend)->frames_get_buffer (backend, frames_ctx, frame);
   return av_hwframe_get_buffer (frames_ctx, frame, 0);
-}
-
-/**
- * gst_avhw_backend_get_decode_slots: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- *
- * Returns: how many pictures the hardware decoder of device @index holds at
- *   once for @codec_id (its DPB slots); 0 where it does not decode it in
- *   hardware or no fixed number is known
- */
-guint
-gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
-  if (!KLASS (backend)->decode_slots
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return 0;
-  return KLASS (backend)->decode_slots (backend, index, codec_id);
-}
-
-/**
- * gst_avhw_backend_decodes_field_coded: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * Returns: whether the hardware decoder of device @index decodes @codec_id
- *   streams coded as fields (H.264 frame_mbs_only_flag 0) right; %TRUE
- *   where the backend does not say (and %FALSE, with @reason, where the
- *   device does not decode @codec_id in hardware at all)
- */
-gboolean
-gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (!gst_avhw_backend_device_decodes (backend, index, codec_id, reason))
-    return FALSE;
-  if (!KLASS (backend)->decodes_field_coded)
-    return TRUE;
-  return KLASS (backend)->decodes_field_coded (backend, index, codec_id,
-      reason);
-}
-
-/**
- * gst_avhw_backend_get_decode_frame_threads: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why there is a
- *   limit
- *
- * Returns: the most FFmpeg frame threads with which the hardware decoder of
- *   device @index decodes @codec_id right; 0 for any number (also where the
- *   device does not decode @codec_id in hardware)
- */
-guint
-gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
-    guint index, enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
-  if (!KLASS (backend)->decode_frame_threads
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return 0;
-  return KLASS (backend)->decode_frame_threads (backend, index, codec_id,
-      reason);
-}
-
-/**
- * gst_avhw_backend_device_encodes: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * Returns: whether device @index encodes @codec_id in hardware, as the
- *   backend knows from the driver; %FALSE with @reason where it does not,
- *   where FFmpeg has no encoder for the backend's devices, or where the
- *   backend cannot tell
- */
-gboolean
-gst_avhw_backend_device_encodes (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (!has_candidates (backend, gst_avhw_backend_get_encoders (backend,
-              codec_id), "encoder", codec_id, reason))
-    return FALSE;
-  if (!KLASS (backend)->device_encodes) {
-    if (reason)
-      *reason = g_strdup_printf ("backend %s cannot tell before an encoder "
-          "opens", KLASS (backend)->name);
-    return FALSE;
-  }
-  return KLASS (backend)->device_encodes (backend, index, codec_id, reason);
-}
-
-/**
- * gst_avhw_backend_device_decodes_codec:
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec: FFmpeg's name of the codec ("h264", "hevc", "av1"...)
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * gst_avhw_backend_device_decodes() for bindings, by codec name.
- *
- * Returns: whether device @index decodes @codec in hardware; %FALSE with
- *   @reason for a name FFmpeg does not know
- */
-gboolean
-gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend, guint index,
-    const gchar * codec, gchar ** reason)
-{
-  const AVCodecDescriptor *d;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  g_return_val_if_fail (codec != NULL, FALSE);
-  d = avcodec_descriptor_get_by_name (codec);
-  if (!d) {
-    if (reason)
-      *reason = g_strdup_printf ("FFmpeg knows no codec named \"%s\"", codec);
-    return FALSE;
-  }
-  return gst_avhw_backend_device_decodes (backend, index, d->id, reason);
 }
 
 /**

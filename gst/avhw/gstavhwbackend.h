@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gst/avhw/avhw-prelude.h>
+#include <gst/avhw/gstavhwcodeccaps.h>
 #include <gst/video/video.h>
 #include <libavutil/buffer.h>
 #include <libavutil/frame.h>
@@ -47,7 +48,7 @@ GType gst_avhw_scale_method_get_type (void);
  * (gst_avhw_backend_class_init_contract() does that); the registry refuses a
  * backend whose version differs, with a message naming both versions.
  */
-#define GST_AVHW_BACKEND_CONTRACT_VERSION 1
+#define GST_AVHW_BACKEND_CONTRACT_VERSION 2
 
 #define GST_TYPE_AVHW_BACKEND (gst_avhw_backend_get_type ())
 GST_AVHW_API
@@ -103,15 +104,29 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   av_hwframe_transfer_data().
  * @copy: device-to-device copy of @src into @dst. Optional; absent means
  *   such a copy fails with a clear "not supported" error.
- * @device_decodes: whether device @index decodes @codec_id in hardware,
- *   from the driver's own capability query (cheap, done once); when not, it
- *   may set @reason. Used to register autoplugging decoders, by avhwdec to
- *   go straight to software, and by gst-avhw-info. Optional; absent means
- *   "yes when the backend has decoder candidates for the codec".
  * @get_sw_formats: the software formats (`enum AVPixelFormat` as gint) the
  *   frames of the device @device_ctx can hold, as a new array. Optional;
  *   the default is FFmpeg's frame constraints. The library keeps only those
  *   it can really allocate.
+ * @query_decoder: what device @index decodes of @codec_id in hardware,
+ *   in one answer (#GstAvhwDecoderCaps), from the driver's own capability
+ *   query (cuvidGetDecoderCaps, vkGetPhysicalDeviceVideoCapabilitiesKHR),
+ *   cheap: asked once per device and kept. The library fills @caps with
+ *   gst_avhw_decoder_caps_init() first and asks only where the backend has
+ *   decoder candidates for @codec_id; the backend changes what it knows (a
+ *   no with its @reason; slots, engines, limits and their reasons). An
+ *   answer that breaks gst_avhw_decoder_caps_check()'s rules counts as a
+ *   no. Used to register autoplugging decoders, by avhwdec (software
+ *   straight away, parallel=0, H.264 slots, field-coded streams, frame
+ *   threads) and by gst-avhw-info. Optional; absent: every codec with
+ *   candidates decodes, nothing more known.
+ * @query_encoder: the same for encoding, in a #GstAvhwEncoderCaps
+ *   (gst_avhw_encoder_caps_init(): not supported), asked cheaply (no
+ *   encoder session where it can be avoided), only where the backend has
+ *   encoder candidates. Where it says yes, an autoplugging encoder
+ *   `avhw<backend><codec>enc` is registered for encodebin and transcodebin.
+ *   Optional; absent: not known, nothing is registered (avhwenc still
+ *   tries the backend's encoders when it opens).
  * @foreign_context_type: the #GstContext type of GStreamer's own elements
  *   for this kind of device ("gst.cuda.context", "gst.vulkan.device",
  *   "gst.va.display.handle"), for interop. Optional; %NULL: no interop.
@@ -142,15 +157,13 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   @info), which the frame keeps alive: no copy. %NULL without an error
  *   when @buffer's layout does not fit frames of @frames_ctx (the caller
  *   then copies with @import_foreign_buffer); %NULL with @error on failure.
- *   Optional (added after contract version 1 in a reserved slot; %NULL in
- *   backends built before).
+ *   Optional.
  * @scale_filter: FFmpeg's name of the libavfilter filter that scales and
  *   converts this backend's hardware frames on the device ("scale_cuda",
  *   "scale_vulkan", a vendor's own), looked up at run time with
  *   avfilter_get_by_name(). It must take the options `w`, `h` and `format`
  *   (an output software format name). Optional; %NULL: the backend's
- *   devices do not scale, and avhwconvertscale says so. (Added after
- *   contract version 1 in a reserved slot, like the two below.)
+ *   devices do not scale, and avhwconvertscale says so.
  * @get_scale_formats: adds to @out_formats (`enum AVPixelFormat` as gint)
  *   the software formats @scale_filter makes from frames of @in_format on
  *   the device @device_ctx, @in_format itself included where the filter
@@ -166,28 +179,19 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   lists), and in @options its options for @method ("" for its default;
  *   %NULL when it cannot scale that way); the filter takes `w`, `h` and
  *   `format` like @scale_filter. Returns %NULL for @scale_filter with
- *   @get_scale_method_args. Optional (added after contract version 1 in a
- *   reserved slot); %NULL: @scale_filter for every conversion.
- * @get_decode_description: what device @index decodes of @codec_id, for
- *   people (gst-avhw-info): bit depths, chroma, largest size ("8-bit, 10-bit
- *   4:2:0, up to 8192x8192"), newly allocated, or %NULL. Called only where
- *   @device_decodes says yes; cheap, like it. Optional; %NULL: nothing is
- *   shown beside the decoder candidates. (Added after contract version 1 in
- *   a reserved slot.)
+ *   @get_scale_method_args. Optional; %NULL: @scale_filter for every conversion.
  * @device_exports_foreign: whether @export_foreign_buffer can hand frames of
  *   @sw_format made on @device to GStreamer's own memory; when not, @reason
  *   (nullable) says why, newly allocated. Elements offer
  *   @foreign_memory_feature for that device and format only when it says
  *   yes, so negotiation picks another memory rather than a wrong frame.
- *   Optional; %NULL: every device and format of the backend can (added
- *   after contract version 1 in a reserved slot).
+ *   Optional; %NULL: every device and format of the backend can.
  * @device_imports_foreign: whether @import_foreign_buffer can take
  *   GStreamer's own memory into frames of @device (a Vulkan image can be
  *   copied only on the VkDevice it was made on); when not, @reason
  *   (nullable) says why, newly allocated. avhwupload offers
  *   @foreign_memory_feature input for that device only when it says yes.
- *   Optional; %NULL: every device of the backend can (added after contract
- *   version 1 in a reserved slot).
+ *   Optional; %NULL: every device of the backend can.
  * @make_foreign_context: a new context of @foreign_context_type holding a
  *   device of GStreamer's own type made for device @index (the first one
  *   when -1), for avhw elements about to open a device next to GStreamer's
@@ -196,59 +200,19 @@ G_DECLARE_DERIVABLE_TYPE (GstAvhwBackend, gst_avhw_backend, GST, AVHW_BACKEND,
  *   that device:
  *   the library then wraps it with @wrap_foreign_context and answers
  *   GStreamer's queries with it. Optional; %NULL when the backend cannot
- *   make one (added after contract version 1 in a reserved slot).
+ *   make one.
  * @foreign_query_types: %NULL-terminated further #GstContext types of
  *   GStreamer's own elements whose queries @fill_foreign_context answers
  *   for a device, besides @foreign_context_type ("gst.vulkan.queue": the
  *   queue GStreamer's elements then submit on, under the lock FFmpeg takes
- *   too). Optional (added after contract version 1 in a reserved slot).
- * @decode_engines: how many decoder engines of device @index decode
- *   @codec_id at once (NVDEC: cuvidGetDecoderCaps' nNumNVDECs), from the
- *   driver, cheap; 0: unknown. avhwdec's parallel=0 opens that many
- *   sessions for a hardware decoder. Called only where @device_decodes says
- *   yes. Optional; absent: unknown (added after contract version 1 in a
- *   reserved slot).
- * @decode_slots: how many pictures (DPB slots, the one being decoded
- *   included) the hardware decoder of device @index holds at once for
- *   @codec_id, from the driver (Vulkan: maxDpbSlots); 0: no fixed number
- *   known. FFmpeg's H.264 decoder counts the pictures it keeps for reference
- *   and those waiting to be shown apart, and where the device has no more
- *   slots than this avhwdec keeps its reorder depth within them
- *   (docs/elements.md). Called only where @device_decodes says yes.
- *   Optional; absent: no limit (added after contract version 1 in a
- *   reserved slot).
- * @decodes_field_coded: whether the hardware decoder of device @index
- *   decodes @codec_id streams coded as fields (H.264 with
- *   frame_mbs_only_flag 0) right; when not, @reason (nullable) says why,
- *   newly allocated, and avhwdec decodes such streams in software (or
- *   fails with fallback=false) instead of risking wrong pictures. Called
- *   only where @device_decodes says yes. Optional; absent: yes (added after
- *   contract version 1 in a reserved slot).
- * @decode_frame_threads: the most FFmpeg frame threads with which the
- *   hardware decoder of device @index decodes @codec_id right; 0: any.
- *   Where FFmpeg's hwaccel keeps state per frame thread that a thread can
- *   miss (FFmpeg up to 7.1's Vulkan H.264 decoder: a parameter-set change
- *   reaches one thread and not the next), the backend says 1 and @reason
- *   (nullable) says why, newly allocated; avhwdec then decodes with one
- *   frame thread, whatever its threads property asks. Called only where
- *   @device_decodes says yes. Optional; absent: any (added after contract
- *   version 1 in a reserved slot).
- * @device_encodes: whether device @index encodes @codec_id in hardware,
- *   asked of the driver cheaply (no encoder session where it can be
- *   avoided); when not, @reason (nullable) says why, newly allocated. Where
- *   it says yes, gst_avhw_backend_register() registers an autoplugging
- *   encoder `avhw<backend><codec>enc` for encodebin and transcodebin.
- *   Optional; absent: not known, nothing is registered (avhwenc still
- *   tries the backend's encoders when it opens) (added after contract
- *   version 1 in a reserved slot).
+ *   too). Optional.
  * @frames_get_buffer: a new frame of the frames context @frames_ctx into
  *   @frame, as av_hwframe_get_buffer() (its return value). For a backend
  *   whose FFmpeg hwcontext uses a device queue while allocating, so that
  *   allocations must not overlap its own transfers (FFmpeg 5.1's Vulkan
  *   frames submit a layout transition from each new frame). Every device
  *   frame avhw allocates comes through it. Optional; the default is
- *   av_hwframe_get_buffer() (added after contract version 1 in a reserved
- *   slot).
+ *   av_hwframe_get_buffer().
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -287,8 +251,10 @@ struct _GstAvhwBackendClass
       const AVFrame * src, GError ** error);
   GArray *(*get_sw_formats) (GstAvhwBackend * backend,
       AVBufferRef * device_ctx);
-  gboolean (*device_decodes) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id, gchar ** reason);
+  void (*query_decoder) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, GstAvhwDecoderCaps * caps);
+  void (*query_encoder) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, GstAvhwEncoderCaps * caps);
 
   const gchar *foreign_context_type;
   gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,
@@ -316,34 +282,21 @@ struct _GstAvhwBackendClass
   const gchar *(*get_scale_method_args) (GstAvhwBackend * backend,
       GstAvhwScaleMethod method);
 
-  gchar *(*get_decode_description) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id);
-
   gboolean (*device_exports_foreign) (GstAvhwBackend * backend,
       GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
   GstContext *(*make_foreign_context) (GstAvhwBackend * backend, gint index,
       GError ** error);
   const gchar *const *foreign_query_types;
-  guint (*decode_engines) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id);
   gboolean (*device_imports_foreign) (GstAvhwBackend * backend,
       GstAvhwDevice * device, gchar ** reason);
-  guint (*decode_slots) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id);
-  gboolean (*decodes_field_coded) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id, gchar ** reason);
   int (*frames_get_buffer) (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
       AVFrame * frame);
-  guint (*decode_frame_threads) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id, gchar ** reason);
-  gboolean (*device_encodes) (GstAvhwBackend * backend, guint index,
-      enum AVCodecID codec_id, gchar ** reason);
   const gchar *(*get_scale_filter_for) (GstAvhwBackend * backend,
       enum AVPixelFormat in_format, enum AVPixelFormat out_format,
       GstAvhwScaleMethod method, const gchar ** options);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 16];
+  gpointer _gst_reserved[GST_PADDING_LARGE];
 };
 
 /**
@@ -416,6 +369,14 @@ AVBufferRef * gst_avhw_backend_wrap_device (GstAvhwBackend * backend,
 GST_AVHW_API
 GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
     enum AVCodecID codec_id);
+
+GST_AVHW_API
+void gst_avhw_backend_query_decoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwDecoderCaps * caps);
+
+GST_AVHW_API
+void gst_avhw_backend_query_encoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwEncoderCaps * caps);
 
 GST_AVHW_API
 gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
