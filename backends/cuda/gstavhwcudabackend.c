@@ -8,7 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/imgutils.h>
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <xf86drm.h>
 #include <va/va.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vaapi.h>
 #ifdef HAVE_GST_VA
 #include <gst/va/gstva.h>

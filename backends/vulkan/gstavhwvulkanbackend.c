@@ -6,7 +6,7 @@
 #endif
 
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkanbackend.h"

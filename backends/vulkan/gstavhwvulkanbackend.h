@@ -4,7 +4,7 @@
 #pragma once
 
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhwbackend.h>
+#include <gst/avhw/gstavhwbackend-impl.h>
 
 G_BEGIN_DECLS
 

@@ -27,7 +27,7 @@
 
 #include <string.h>
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavcodec/avcodec.h>
 
 #include "gstavhwvulkanbackend.h"

@@ -50,7 +50,7 @@
 
 #include <vulkan/vulkan.h>
 #include <gst/vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
 #include <libavutil/pixdesc.h>
 

@@ -7,7 +7,7 @@
 #endif
 
 #include <string.h>
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhwautodec.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_autodec_debug);

@@ -7,7 +7,7 @@
 
 #include <libavutil/pixdesc.h>
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 #include "gstavhwautodec.h"
 

@@ -5,7 +5,7 @@
 #include "config.h"
 #endif
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_backend_caps_debug);
 #define GST_CAT_DEFAULT avhw_backend_caps_debug

@@ -5,7 +5,7 @@
 #include "config.h"
 #endif
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 
 GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
 

@@ -13,7 +13,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 GST_DEBUG_CATEGORY_STATIC (example_debug);
 #define GST_CAT_DEFAULT example_debug
