@@ -7,6 +7,7 @@
 
 #include <gst/avhw/gstavhw.h>
 #include <gst/avhw/gstavhwbackend-impl.h>
+#include <gst/avhw/gstavhwforeigninterop-impl.h>
 #include <gst/avhw/gstavhwdevice-impl.h>
 #include <gst/avhw/gstavhwmemory-impl.h>
 #include <gst/avhw/gstavhwcodeccache-impl.h>

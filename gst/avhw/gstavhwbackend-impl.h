@@ -94,37 +94,6 @@ G_BEGIN_DECLS
  *   `avhw<backend><codec>enc` is registered for encodebin and transcodebin.
  *   Optional; absent: not known, nothing is registered (avhwenc still
  *   tries the backend's encoders when it opens).
- * @foreign_context_type: the #GstContext type of GStreamer's own elements
- *   for this kind of device ("gst.cuda.context", "gst.vulkan.device",
- *   "gst.va.display.handle"), for interop. Optional; %NULL: no interop.
- * @foreign_context_get_handle: the identity of the native device a foreign
- *   context holds (e.g. its GstCudaContext), so one foreign device maps to
- *   one avhw device. Required with @foreign_context_type.
- * @wrap_foreign_context: makes an FFmpeg device context on the device a
- *   foreign context holds (alloc, fill hwctx, init), and says its index.
- *   Required with @foreign_context_type.
- * @fill_foreign_context: writes @device into @context, a writable context
- *   of @foreign_context_type (or of one of @foreign_query_types), to answer
- *   GStreamer elements' queries; %FALSE leaves the query unanswered.
- *   Optional.
- * @foreign_memory_feature: the caps feature of GStreamer's own device memory
- *   for this kind of device ("memory:CUDAMemory"), for memory interop.
- *   Optional; %NULL: no memory interop.
- * @export_foreign_buffer: a new buffer of GStreamer's own device memory
- *   (@foreign_memory_feature) holding the hardware frame @frame of @device,
- *   laid out as @info; wrapping it where GStreamer allows, else one
- *   device-to-device copy. %NULL without an error when @frame must not be
- *   lent (a decoder may still use its images, as references, while
- *   GStreamer holds them) and the backend does not copy itself: the caller
- *   then exports a copy of it. Optional.
- * @import_foreign_buffer: copies a buffer of GStreamer's own device memory
- *   into the hardware frame @dst of @device, on the device. Optional.
- * @wrap_foreign_buffer: a new hardware frame of the frames context
- *   @frames_ctx whose planes are @buffer's own device memory (laid out as
- *   @info), which the frame keeps alive: no copy. %NULL without an error
- *   when @buffer's layout does not fit frames of @frames_ctx (the caller
- *   then copies with @import_foreign_buffer); %NULL with @error on failure.
- *   Optional.
  * @scale_filter: FFmpeg's name of the libavfilter filter that scales and
  *   converts this backend's hardware frames on the device ("scale_cuda",
  *   "scale_vulkan", a vendor's own), looked up at run time with
@@ -147,32 +116,6 @@ G_BEGIN_DECLS
  *   %NULL when it cannot scale that way); the filter takes `w`, `h` and
  *   `format` like @scale_filter. Returns %NULL for @scale_filter with
  *   @get_scale_method_args. Optional; %NULL: @scale_filter for every conversion.
- * @device_exports_foreign: whether @export_foreign_buffer can hand frames of
- *   @sw_format made on @device to GStreamer's own memory; when not, @reason
- *   (nullable) says why, newly allocated. Elements offer
- *   @foreign_memory_feature for that device and format only when it says
- *   yes, so negotiation picks another memory rather than a wrong frame.
- *   Optional; %NULL: every device and format of the backend can.
- * @device_imports_foreign: whether @import_foreign_buffer can take
- *   GStreamer's own memory into frames of @device (a Vulkan image can be
- *   copied only on the VkDevice it was made on); when not, @reason
- *   (nullable) says why, newly allocated. avhwupload offers
- *   @foreign_memory_feature input for that device only when it says yes.
- *   Optional; %NULL: every device of the backend can.
- * @make_foreign_context: a new context of @foreign_context_type holding a
- *   device of GStreamer's own type made for device @index (the first one
- *   when -1), for avhw elements about to open a device next to GStreamer's
- *   elements that take only @foreign_memory_feature (downstream) or give
- *   only it (upstream, where @import_foreign_buffer is set), so both use
- *   that device:
- *   the library then wraps it with @wrap_foreign_context and answers
- *   GStreamer's queries with it. Optional; %NULL when the backend cannot
- *   make one.
- * @foreign_query_types: %NULL-terminated further #GstContext types of
- *   GStreamer's own elements whose queries @fill_foreign_context answers
- *   for a device, besides @foreign_context_type ("gst.vulkan.queue": the
- *   queue GStreamer's elements then submit on, under the lock FFmpeg takes
- *   too). Optional.
  * @frames_get_buffer: a new frame of the frames context @frames_ctx into
  *   @frame, as av_hwframe_get_buffer() (its return value). For a backend
  *   whose FFmpeg hwcontext uses a device queue while allocating, so that
@@ -180,6 +123,10 @@ G_BEGIN_DECLS
  *   frames submit a layout transition from each new frame). Every device
  *   frame avhw allocates comes through it. Optional; the default is
  *   av_hwframe_get_buffer().
+ *
+ * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
+ * and memory) is not in the class: a backend that has it implements the
+ * optional #GstAvhwForeignInteropInterface.
  *
  * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
  * registers its type with gst_avhw_backend_register(). One instance per
@@ -218,29 +165,13 @@ struct _GstAvhwBackendClass
       const AVFrame * src, GError ** error);
   GArray *(*get_sw_formats) (GstAvhwBackend * backend,
       AVBufferRef * device_ctx);
+  int (*frames_get_buffer) (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
+      AVFrame * frame);
+
   void (*query_decoder) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id, GstAvhwDecoderCaps * caps);
   void (*query_encoder) (GstAvhwBackend * backend, guint index,
       enum AVCodecID codec_id, GstAvhwEncoderCaps * caps);
-
-  const gchar *foreign_context_type;
-  gpointer (*foreign_context_get_handle) (GstAvhwBackend * backend,
-      GstContext * context);
-  AVBufferRef *(*wrap_foreign_context) (GstAvhwBackend * backend,
-      GstContext * context, guint * index, GError ** error);
-  gboolean (*fill_foreign_context) (GstAvhwBackend * backend,
-      GstAvhwDevice * device, GstContext * context);
-
-  const gchar *foreign_memory_feature;
-  GstBuffer *(*export_foreign_buffer) (GstAvhwBackend * backend,
-      GstAvhwDevice * device, const AVFrame * frame,
-      const GstVideoInfo * info, GError ** error);
-  gboolean (*import_foreign_buffer) (GstAvhwBackend * backend,
-      GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-      AVFrame * dst, GError ** error);
-  AVFrame *(*wrap_foreign_buffer) (GstAvhwBackend * backend,
-      GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-      AVBufferRef * frames_ctx, GError ** error);
 
   const gchar *scale_filter;
   void (*get_scale_formats) (GstAvhwBackend * backend,
@@ -248,16 +179,6 @@ struct _GstAvhwBackendClass
       GArray * out_formats);
   const gchar *(*get_scale_method_args) (GstAvhwBackend * backend,
       GstAvhwScaleMethod method);
-
-  gboolean (*device_exports_foreign) (GstAvhwBackend * backend,
-      GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
-  GstContext *(*make_foreign_context) (GstAvhwBackend * backend, gint index,
-      GError ** error);
-  const gchar *const *foreign_query_types;
-  gboolean (*device_imports_foreign) (GstAvhwBackend * backend,
-      GstAvhwDevice * device, gchar ** reason);
-  int (*frames_get_buffer) (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
-      AVFrame * frame);
   const gchar *(*get_scale_filter_for) (GstAvhwBackend * backend,
       enum AVPixelFormat in_format, enum AVPixelFormat out_format,
       GstAvhwScaleMethod method, const gchar ** options);
@@ -370,20 +291,6 @@ AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,
     GError ** error);
 
 GST_AVHW_API
-GstBuffer * gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
-    GError ** error);
-
-GST_AVHW_API
-gboolean gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
-    GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason);
-
-GST_AVHW_API
-gboolean gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-    AVFrame * dst, GError ** error);
-
-GST_AVHW_API
 GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx, enum AVPixelFormat in_format);
 
@@ -391,10 +298,5 @@ GST_AVHW_API
 const gchar * gst_avhw_backend_choose_scale_filter (GstAvhwBackend * backend,
     enum AVPixelFormat in_format, enum AVPixelFormat out_format,
     GstAvhwScaleMethod method, const gchar ** options);
-
-GST_AVHW_API
-AVFrame * gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-    AVBufferRef * frames_ctx, GError ** error);
 
 G_END_DECLS

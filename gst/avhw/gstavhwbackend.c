@@ -319,10 +319,13 @@ static void
 remember_memory_features (GstPlugin * plugin, GstAvhwBackendClass * klass)
 {
   const GstStructure *old = gst_plugin_get_cache_data (plugin);
+  GstAvhwForeignInteropInterface *iface = g_type_interface_peek (klass,
+      GST_TYPE_AVHW_FOREIGN_INTEROP);
   GstStructure *data;
   const gchar *fields[] = { "memory-features", "foreign-features" };
-  const gchar *values[] =
-      { klass->caps_feature, klass->foreign_memory_feature };
+  const gchar *values[] = { klass->caps_feature,
+    iface ? iface->foreign_memory_feature : NULL
+  };
   guint i;
 
   data = old && gst_structure_has_name (old, GST_AVHW_CACHE_DATA_NAME) ?
@@ -446,84 +449,6 @@ gst_avhw_backend_get_rank (GstAvhwBackend * backend)
 {
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
   return KLASS (backend)->rank;
-}
-
-/**
- * gst_avhw_backend_get_foreign_context_type:
- * @backend: a #GstAvhwBackend
- *
- * Returns: (transfer none) (nullable): the #GstContext type of GStreamer's
- *   own elements for this backend's devices, when the backend interoperates
- */
-const gchar *
-gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  return KLASS (backend)->foreign_context_type;
-}
-
-/**
- * gst_avhw_backend_get_foreign_memory_feature:
- * @backend: a #GstAvhwBackend
- *
- * Returns: (transfer none) (nullable): the caps feature of GStreamer's own
- *   device memory this backend exchanges frames with, if any
- */
-const gchar *
-gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  return KLASS (backend)->export_foreign_buffer ?
-      KLASS (backend)->foreign_memory_feature : NULL;
-}
-
-/**
- * gst_avhw_backend_get_foreign_input_feature:
- * @backend: a #GstAvhwBackend
- *
- * Returns: (transfer none) (nullable): the caps feature of GStreamer's own
- *   device memory this backend takes frames from (copies or wraps them into
- *   its own frames), if any; a backend may export without importing
- */
-const gchar *
-gst_avhw_backend_get_foreign_input_feature (GstAvhwBackend * backend)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  return KLASS (backend)->import_foreign_buffer ?
-      KLASS (backend)->foreign_memory_feature : NULL;
-}
-
-/**
- * gst_avhw_backend_device_imports_foreign:
- * @backend: a #GstAvhwBackend
- * @device: a device of @backend
- *
- * Returns: whether @device takes frames in GStreamer's own device memory
- *   (gst_avhw_backend_get_foreign_input_feature()); the reason it does not
- *   is logged
- */
-gboolean
-gst_avhw_backend_device_imports_foreign (GstAvhwBackend * backend,
-    GstAvhwDevice * device)
-{
-  GstAvhwBackendClass *klass;
-  gchar *why = NULL;
-  gboolean ok;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), FALSE);
-  klass = KLASS (backend);
-  if (!klass->import_foreign_buffer || !klass->foreign_memory_feature)
-    return FALSE;
-  if (!klass->device_imports_foreign)
-    return TRUE;
-  ok = klass->device_imports_foreign (backend, device, &why);
-  if (!ok)
-    GST_DEBUG_OBJECT (backend, "%s takes no %s: %s",
-        gst_avhw_device_get_name (device), klass->foreign_memory_feature,
-        why ? why : "no reason given");
-  g_free (why);
-  return ok;
 }
 
 /* FFmpeg types, resolved by name so a fork's own type works. */
@@ -847,139 +772,6 @@ gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
   g_return_val_if_fail (device_ctx != NULL, NULL);
   return KLASS (backend)->get_sw_formats (backend, device_ctx);
-}
-
-/**
- * gst_avhw_backend_export_foreign_buffer: (skip)
- * @backend: a #GstAvhwBackend
- * @device: the device @frame lives on
- * @frame: a hardware frame of @device
- * @info: its software layout
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): a buffer of GStreamer's own device
- *   memory holding @frame, or %NULL with @error
- */
-GstBuffer *
-gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
-    GError ** error)
-{
-  GstAvhwBackendClass *klass;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  klass = KLASS (backend);
-  if (!klass->export_foreign_buffer) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
-        "backend %s cannot hand frames to GStreamer's own device memory",
-        klass->name);
-    return NULL;
-  }
-  return klass->export_foreign_buffer (backend, device, frame, info, error);
-}
-
-/**
- * gst_avhw_backend_device_exports_foreign: (skip)
- * @backend: a #GstAvhwBackend
- * @device: a device of @backend
- * @sw_format: the software format of the frames to export
- * @reason: (out) (optional) (nullable): why not, when not
- *
- * Whether frames of @sw_format on @device can go to GStreamer's own device
- * memory (#GstAvhwBackendClass.foreign_memory_feature) with
- * gst_avhw_backend_export_foreign_buffer(). Elements ask it before they
- * offer that memory downstream.
- *
- * Returns: %TRUE when they can
- */
-gboolean
-gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
-    GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason)
-{
-  GstAvhwBackendClass *klass;
-  gchar *why = NULL;
-  gboolean ok;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (reason)
-    *reason = NULL;
-  klass = KLASS (backend);
-  if (!klass->export_foreign_buffer || !klass->foreign_memory_feature) {
-    if (reason)
-      *reason = g_strdup_printf ("backend %s does not export to GStreamer's "
-          "own memory", klass->name);
-    return FALSE;
-  }
-  if (!klass->device_exports_foreign)
-    return TRUE;
-  ok = klass->device_exports_foreign (backend, device, sw_format, &why);
-  if (reason)
-    *reason = why;
-  else
-    g_free (why);
-  return ok;
-}
-
-/**
- * gst_avhw_backend_import_foreign_buffer: (skip)
- * @backend: a #GstAvhwBackend
- * @device: the device of @dst
- * @buffer: a buffer of the backend's foreign memory feature
- * @info: its layout
- * @dst: a hardware frame of @device to fill
- * @error: return location for a #GError
- *
- * Returns: %TRUE when @dst holds @buffer's picture
- */
-gboolean
-gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-    AVFrame * dst, GError ** error)
-{
-  GstAvhwBackendClass *klass;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  klass = KLASS (backend);
-  if (!klass->import_foreign_buffer) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
-        "backend %s cannot take frames from GStreamer's own device memory",
-        klass->name);
-    return FALSE;
-  }
-  return klass->import_foreign_buffer (backend, device, buffer, info, dst,
-      error);
-}
-
-/**
- * gst_avhw_backend_wrap_foreign_buffer: (skip)
- * @backend: a #GstAvhwBackend
- * @device: the device of @frames_ctx
- * @buffer: a buffer of the backend's foreign memory feature
- * @info: its layout
- * @frames_ctx: the frames context the new frame belongs to
- * @error: return location for a #GError
- *
- * Makes a hardware frame on @buffer's own device memory, without a copy,
- * where the backend can and @buffer's layout fits frames of @frames_ctx.
- *
- * Returns: (transfer full) (nullable): the frame (it keeps @buffer's
- *   memory alive), or %NULL: with @error set on a failure, without when
- *   the caller should copy with gst_avhw_backend_import_foreign_buffer()
- */
-AVFrame *
-gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-    AVBufferRef * frames_ctx, GError ** error)
-{
-  GstAvhwBackendClass *klass;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  g_return_val_if_fail (frames_ctx != NULL, NULL);
-  klass = KLASS (backend);
-  if (!klass->wrap_foreign_buffer)
-    return NULL;
-  return klass->wrap_foreign_buffer (backend, device, buffer, info,
-      frames_ctx, error);
 }
 
 /**

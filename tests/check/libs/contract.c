@@ -402,6 +402,55 @@ GST_START_TEST (test_decode_answers)
 
 GST_END_TEST;
 
+/* Interop with GStreamer's own device types lives in the optional
+ * GstAvhwForeignInterop interface only: without it the backend offers
+ * none; with it, a context type comes with its handle and wrap vfuncs and
+ * a memory feature with a way in or out, and the library's answers are
+ * the interface's. */
+GST_START_TEST (test_foreign_interop)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
+  GstAvhwForeignInteropInterface *iface =
+      gst_avhw_backend_get_foreign_interop (b);
+
+  fail_unless_equals_int (iface != NULL, GST_IS_AVHW_FOREIGN_INTEROP (b));
+  if (!iface) {
+    fail_unless (gst_avhw_backend_get_foreign_context_type (b) == NULL);
+    fail_unless (gst_avhw_backend_get_foreign_memory_feature (b) == NULL);
+    fail_unless (gst_avhw_backend_get_foreign_input_feature (b) == NULL);
+    fail_if (gst_avhw_backend_device_imports_foreign (b, dev));
+    fail_if (gst_avhw_backend_device_exports_foreign (b, dev,
+            AV_PIX_FMT_NV12, NULL));
+    g_print ("  %s: no GstAvhwForeignInterop\n", backend_name);
+    gst_object_unref (dev);
+    return;
+  }
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_context_type (b),
+      iface->foreign_context_type);
+  fail_unless (!iface->foreign_context_type
+      || (iface->foreign_context_get_handle && iface->wrap_foreign_context));
+  fail_unless (iface->foreign_context_type || iface->foreign_memory_feature,
+      "%s: GstAvhwForeignInterop with neither a context type nor a memory "
+      "feature", backend_name);
+  fail_unless (!iface->foreign_memory_feature
+      || g_str_has_prefix (iface->foreign_memory_feature, "memory:"));
+  fail_unless (!iface->foreign_memory_feature || iface->export_foreign_buffer
+      || iface->import_foreign_buffer, "%s: a foreign memory feature with no "
+      "way in or out", backend_name);
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_memory_feature (b),
+      iface->export_foreign_buffer ? iface->foreign_memory_feature : NULL);
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_input_feature (b),
+      iface->import_foreign_buffer ? iface->foreign_memory_feature : NULL);
+  g_print ("  %s: GstAvhwForeignInterop: context %s, memory %s\n",
+      backend_name, iface->foreign_context_type ?
+      iface->foreign_context_type : "(none)", iface->foreign_memory_feature ?
+      iface->foreign_memory_feature : "(none)");
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 static Suite *
 contract_suite (void)
 {
@@ -435,6 +484,7 @@ contract_suite (void)
   tcase_add_test (tc, test_out_of_range_is_clear);
   tcase_add_test (tc, test_scale_contract);
   tcase_add_test (tc, test_decode_answers);
+  tcase_add_test (tc, test_foreign_interop);
   return s;
 }
 

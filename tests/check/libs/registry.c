@@ -170,12 +170,54 @@ gst_avhw_liar_backend_init (GstAvhwLiarBackend * b)
 {
 }
 
+/* A backend whose GstAvhwForeignInterop names a context type it cannot
+ * wrap: refused. */
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwHalfinteropBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwHalfinteropBackendClass;
+static GType gst_avhw_halfinterop_backend_get_type (void);
+static void halfinterop_init (GstAvhwForeignInteropInterface * iface);
+G_DEFINE_TYPE_WITH_CODE (GstAvhwHalfinteropBackend,
+    gst_avhw_halfinterop_backend, GST_TYPE_AVHW_BACKEND,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_AVHW_FOREIGN_INTEROP, halfinterop_init));
+
+static void
+halfinterop_init (GstAvhwForeignInteropInterface * iface)
+{
+  iface->foreign_context_type = "gst.avhwtest.half";
+}
+
+static void
+gst_avhw_halfinterop_backend_class_init (GstAvhwHalfinteropBackendClass * k)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
+
+  gst_avhw_backend_class_init_contract (k);
+  b->name = "halfinterop";
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = "memory:AVHWHalfinterop";
+  b->get_n_devices = dummy_get_n_devices;
+}
+
+static void
+gst_avhw_halfinterop_backend_init (GstAvhwHalfinteropBackend * b)
+{
+}
+
 static gboolean
 test_backends_init (GstPlugin * plugin)
 {
   return gst_avhw_backend_register (plugin, gst_avhw_dummy_backend_get_type ())
       && gst_avhw_backend_register (plugin, gst_avhw_future_backend_get_type ())
-      && gst_avhw_backend_register (plugin, gst_avhw_old_backend_get_type ());
+      && gst_avhw_backend_register (plugin, gst_avhw_old_backend_get_type ())
+      && gst_avhw_backend_register (plugin,
+      gst_avhw_halfinterop_backend_get_type ());
 }
 
 static gboolean
@@ -386,6 +428,23 @@ GST_START_TEST (test_version_1_refused)
 
 GST_END_TEST;
 
+/* A GstAvhwForeignInterop naming a context type without the vfuncs that
+ * wrap it is refused, saying which. */
+GST_START_TEST (test_half_interop_refused)
+{
+  GError *err = NULL;
+
+  fail_if (listed ("halfinterop"));
+  fail_if (gst_avhw_backend_find ("halfinterop", &err) != NULL);
+  fail_unless (strstr (err->message, "(GstAvhwHalfinteropBackend): its "
+          "GstAvhwForeignInterop names foreign context type gst.avhwtest.half "
+          "but lacks foreign_context_get_handle or wrap_foreign_context")
+      != NULL, "%s", err->message);
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
 /* The rules between the fields of a decoder answer, and what the library
  * makes of an answer that breaks them: a no naming the backend and the
  * rule. */
@@ -542,6 +601,7 @@ registry_suite (void)
   tcase_add_test (tc, test_unavailable_device_type);
   tcase_add_test (tc, test_contract_version_refused);
   tcase_add_test (tc, test_version_1_refused);
+  tcase_add_test (tc, test_half_interop_refused);
   tcase_add_test (tc, test_decoder_caps_rules);
   tcase_add_test (tc, test_codec_and_format_maps);
   tcase_add_test (tc, test_silent_transfer_failure_gets_error);
