@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <libavfilter/avfilter.h>
 #include <libavutil/pixdesc.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 static gboolean no_open;
 static gchar *device_string;

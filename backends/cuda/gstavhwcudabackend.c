@@ -8,7 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/imgutils.h>
 
@@ -66,8 +66,17 @@ struct _GstAvhwCudaBackend
   GstAvhwBackend parent;
 };
 
+#ifdef HAVE_GST_CUDA
+/* gst.cuda.context and memory:CUDAMemory: one CUcontext and frames with
+ * GStreamer's CUDA elements (gstavhwcudainterop.c, gstavhwcudamemory.c). */
+G_DEFINE_TYPE_WITH_CODE (GstAvhwCudaBackend, gst_avhw_cuda_backend,
+    GST_TYPE_AVHW_BACKEND,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_AVHW_FOREIGN_INTEROP,
+        cuda_interop_iface_init));
+#else
 G_DEFINE_TYPE (GstAvhwCudaBackend, gst_avhw_cuda_backend,
     GST_TYPE_AVHW_BACKEND);
+#endif
 
 /* ffnvcodec's name for the driver library, which its header #undefs. */
 #define CUDA_DRIVER_LIB "libcuda.so.1"
@@ -438,10 +447,6 @@ gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
   cuda_caps_class_init (bclass);
   /* scale_cuda for avhwconvertscale. */
   cuda_scale_class_init (bclass);
-#ifdef HAVE_GST_CUDA
-  /* gst.cuda.context: one CUcontext with GStreamer's CUDA elements. */
-  cuda_interop_class_init (bclass);
-#endif
 }
 
 static void

@@ -3,7 +3,7 @@
  */
 #pragma once
 
-#include <gst/avhw/gstavhwbackend.h>
+#include <gst/avhw/gstavhwbackend-impl.h>
 
 G_BEGIN_DECLS
 

@@ -30,6 +30,7 @@ static guint32 decodes[MAX_DEVICES];
 /* by cudaVideoCodec (MPEG1 0 .. AV1 11) */
 #define CODEC_SLOTS 16
 static guint8 engines[MAX_DEVICES][CODEC_SLOTS];
+static guint max_size[MAX_DEVICES][CODEC_SLOTS][2];
 
 /* The codecs asked about, FFmpeg's id beside NVDEC's. */
 static const struct
@@ -157,8 +158,11 @@ query_all_locked (const CudaFunctions * cu, guint index)
       if (cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS
           && caps.bIsSupported) {
         decodes[index] |= 1u << (guint) codecs[i].codec;
-        if ((guint) codecs[i].codec < CODEC_SLOTS)
+        if ((guint) codecs[i].codec < CODEC_SLOTS) {
           engines[index][codecs[i].codec] = caps.nNumNVDECs;
+          max_size[index][codecs[i].codec][0] = caps.nMaxWidth;
+          max_size[index][codecs[i].codec][1] = caps.nMaxHeight;
+        }
       }
     }
     cu->cuCtxPopCurrent (&dummy);
@@ -175,17 +179,19 @@ query_all_locked (const CudaFunctions * cu, guint index)
   }
 }
 
-static gboolean
-cuda_device_decodes (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
+/* What NVDEC of device @index decodes of the codec: whether it does (8-bit
+ * 4:2:0, asked once per device), how many engines and the largest coded
+ * size, as the driver says (0 where it does not fill them). */
+static void
+cuda_query_decoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwDecoderCaps * caps)
 {
   const CudaFunctions *cu = cuda_ensure_probed (NULL);
   cudaVideoCodec codec;
   guint bit;
-  gboolean ret = TRUE;
 
   if (!cu || index >= MAX_DEVICES || !cuda_codec (codec_id, &codec))
-    return TRUE;                /* nothing to ask: let FFmpeg try */
+    return;                     /* nothing to ask: let FFmpeg try */
   bit = (guint) codec;          /* cudaVideoCodec_MPEG1 (0) .. _AV1 (11) */
 
   g_mutex_lock (&caps_lock);
@@ -199,36 +205,24 @@ cuda_device_decodes (GstAvhwBackend * backend, guint index,
   if (cuvid) {
     if (!asked[index])
       query_all_locked (cu, index);
-    GST_DEBUG ("cuda:%u %s %s in hardware", index, avcodec_get_name (codec_id),
-        (decodes[index] & (1u << bit)) ? "decodes" : "does not decode");
-    ret = !!(decodes[index] & (1u << bit));
+    caps->supported = !!(decodes[index] & (1u << bit));
+    if (caps->supported && bit < CODEC_SLOTS) {
+      caps->bit_depths = GST_AVHW_BIT_DEPTH (8);
+      caps->chroma = GST_AVHW_CHROMA_420;
+      caps->engines = engines[index][bit];
+      if (max_size[index][bit][0] && max_size[index][bit][1]) {
+        caps->max_width = max_size[index][bit][0];
+        caps->max_height = max_size[index][bit][1];
+      }
+    }
   }
   g_mutex_unlock (&caps_lock);
-  if (!ret && reason)
-    *reason = g_strdup_printf ("the GPU's NVDEC does not decode %s "
+  GST_DEBUG ("cuda:%u %s %s in hardware, %u NVDEC engine(s)", index,
+      avcodec_get_name (codec_id), caps->supported ? "decodes" :
+      "does not decode", caps->engines);
+  if (!caps->supported)
+    caps->reason = g_strdup_printf ("the GPU's NVDEC does not decode %s "
         "(cuvidGetDecoderCaps)", avcodec_get_name (codec_id));
-  return ret;
-}
-
-/* NVDEC engines that decode the codec (8-bit 4:2:0), as the driver says;
- * 0 when unknown (a driver that does not fill nNumNVDECs). */
-static guint
-cuda_decode_engines (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id)
-{
-  cudaVideoCodec codec;
-  guint n = 0;
-
-  if (index >= MAX_DEVICES || !cuda_codec (codec_id, &codec)
-      || (guint) codec >= CODEC_SLOTS)
-    return 0;
-  g_mutex_lock (&caps_lock);
-  if (asked[index])
-    n = engines[index][codec];
-  g_mutex_unlock (&caps_lock);
-  GST_DEBUG ("cuda:%u: %u NVDEC engine(s) decode %s", index, n,
-      avcodec_get_name (codec_id));
-  return n;
 }
 
 void
@@ -236,6 +230,5 @@ cuda_caps_class_init (GstAvhwBackendClass * bclass)
 {
   GST_DEBUG_CATEGORY_INIT (cuda_caps_debug, "avhwcudacaps", 0,
       "gst-avhw CUDA backend: NVDEC capabilities");
-  bclass->device_decodes = cuda_device_decodes;
-  bclass->decode_engines = cuda_decode_engines;
+  bclass->query_decoder = cuda_query_decoder;
 }

@@ -222,7 +222,7 @@ cuda_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
 }
 
 void
-cuda_interop_class_init (GstAvhwBackendClass * bclass)
+cuda_interop_iface_init (GstAvhwForeignInteropInterface * iface)
 {
   GST_DEBUG_CATEGORY_INIT (cuda_interop_debug, "avhwcudainterop", 0,
       "gst-avhw CUDA backend: interop with GStreamer's CUDA elements");
@@ -230,9 +230,9 @@ cuda_interop_class_init (GstAvhwBackendClass * bclass)
   cuda_wrapper_quark = g_quark_from_static_string ("avhw-cuda-gst-context");
   /* Registers the type only; loads no CUDA. */
   g_type_ensure (GST_TYPE_CUDA_CONTEXT);
-  bclass->foreign_context_type = CUDA_CONTEXT_TYPE;
-  bclass->foreign_context_get_handle = cuda_foreign_get_handle;
-  bclass->wrap_foreign_context = cuda_wrap_foreign_context;
-  bclass->fill_foreign_context = cuda_fill_foreign_context;
-  cuda_memory_class_init (bclass);
+  iface->foreign_context_type = CUDA_CONTEXT_TYPE;
+  iface->foreign_context_get_handle = cuda_foreign_get_handle;
+  iface->wrap_foreign_context = cuda_wrap_foreign_context;
+  iface->fill_foreign_context = cuda_fill_foreign_context;
+  cuda_memory_iface_init (iface);
 }

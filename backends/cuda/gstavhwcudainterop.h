@@ -3,7 +3,7 @@
  */
 #pragma once
 
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <ffnvcodec/dynlink_loader.h>
 #include <libavutil/hwcontext_cuda.h>
 
@@ -58,10 +58,11 @@ G_GNUC_INTERNAL
 gboolean cuda_copy_frame (const AVHWFramesContext * fc, AVFrame * dst,
     const AVFrame * src, int width, int height, GError ** error);
 
-/* From gstavhwcudainterop.c: sets the foreign-context vfuncs
- * (gst.cuda.context) on @bclass. */
+/* From gstavhwcudainterop.c: the backend's GstAvhwForeignInterop, its
+ * foreign-context vfuncs (gst.cuda.context) and, through
+ * cuda_memory_iface_init(), its memory ones. */
 G_GNUC_INTERNAL
-void cuda_interop_class_init (GstAvhwBackendClass * bclass);
+void cuda_interop_iface_init (GstAvhwForeignInteropInterface * iface);
 
 /* From gstavhwcudainterop.c: the GstCudaContext standing for @device
  * (transfer none), or NULL. */
@@ -69,7 +70,7 @@ typedef struct _GstCudaContext GstCudaContext;
 G_GNUC_INTERNAL
 GstCudaContext * cuda_interop_get_gst_context (GstAvhwDevice * device);
 
-/* From gstavhwcudacaps.c: sets device_decodes (cuvidGetDecoderCaps). */
+/* From gstavhwcudacaps.c: sets query_decoder (cuvidGetDecoderCaps). */
 G_GNUC_INTERNAL
 void cuda_caps_class_init (GstAvhwBackendClass * bclass);
 
@@ -78,8 +79,8 @@ G_GNUC_INTERNAL
 void cuda_scale_class_init (GstAvhwBackendClass * bclass);
 
 /* From gstavhwcudamemory.c: sets the foreign-memory vfuncs
- * (memory:CUDAMemory) on @bclass. */
+ * (memory:CUDAMemory) on @iface. */
 G_GNUC_INTERNAL
-void cuda_memory_class_init (GstAvhwBackendClass * bclass);
+void cuda_memory_iface_init (GstAvhwForeignInteropInterface * iface);
 
 G_END_DECLS

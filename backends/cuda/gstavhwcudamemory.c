@@ -354,12 +354,12 @@ cuda_wrap_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
 }
 
 void
-cuda_memory_class_init (GstAvhwBackendClass * bclass)
+cuda_memory_iface_init (GstAvhwForeignInteropInterface * iface)
 {
   GST_DEBUG_CATEGORY_INIT (cuda_memory_debug, "avhwcudamemory", 0,
       "gst-avhw CUDA backend: frames to and from GStreamer's CUDA memory");
-  bclass->foreign_memory_feature = GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY;
-  bclass->export_foreign_buffer = cuda_export_foreign_buffer;
-  bclass->import_foreign_buffer = cuda_import_foreign_buffer;
-  bclass->wrap_foreign_buffer = cuda_wrap_foreign_buffer;
+  iface->foreign_memory_feature = GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY;
+  iface->export_foreign_buffer = cuda_export_foreign_buffer;
+  iface->import_foreign_buffer = cuda_import_foreign_buffer;
+  iface->wrap_foreign_buffer = cuda_wrap_foreign_buffer;
 }

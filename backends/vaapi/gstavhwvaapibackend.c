@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <xf86drm.h>
 #include <va/va.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vaapi.h>
 #ifdef HAVE_GST_VA
 #include <gst/va/gstva.h>
@@ -32,8 +32,17 @@ struct _GstAvhwVaapiBackend
   GstAvhwBackend parent;
 };
 
+#ifdef HAVE_GST_VA
+/* gst.va.display.handle: one VADisplay with GStreamer's va elements. */
+static void va_foreign_interop_init (GstAvhwForeignInteropInterface * iface);
+G_DEFINE_TYPE_WITH_CODE (GstAvhwVaapiBackend, gst_avhw_vaapi_backend,
+    GST_TYPE_AVHW_BACKEND,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_AVHW_FOREIGN_INTEROP,
+        va_foreign_interop_init));
+#else
 G_DEFINE_TYPE (GstAvhwVaapiBackend, gst_avhw_vaapi_backend,
     GST_TYPE_AVHW_BACKEND);
+#endif
 
 /* One usable render node. */
 typedef struct
@@ -484,6 +493,17 @@ va_fill_foreign_context (GstAvhwBackend * backend, GstAvhwDevice * device,
   g_mutex_unlock (&va_fill_lock);
   return TRUE;
 }
+
+static void
+va_foreign_interop_init (GstAvhwForeignInteropInterface * iface)
+{
+  va_own_quark = g_quark_from_static_string ("avhw-vaapi-own-display");
+  va_display_quark = g_quark_from_static_string ("avhw-vaapi-gst-display");
+  iface->foreign_context_type = GST_VA_DISPLAY_HANDLE_CONTEXT_TYPE_STR;
+  iface->foreign_context_get_handle = va_foreign_get_handle;
+  iface->wrap_foreign_context = va_wrap_foreign_context;
+  iface->fill_foreign_context = va_fill_foreign_context;
+}
 #endif /* HAVE_GST_VA */
 
 /* scale_vaapi converts with the driver's video processing: to any format
@@ -536,14 +556,6 @@ gst_avhw_vaapi_backend_class_init (GstAvhwVaapiBackendClass * klass)
    * methods by name are not offered (the default get_scale_method_args). */
   bclass->scale_filter = "scale_vaapi";
   bclass->get_scale_formats = va_get_scale_formats;
-#ifdef HAVE_GST_VA
-  va_own_quark = g_quark_from_static_string ("avhw-vaapi-own-display");
-  va_display_quark = g_quark_from_static_string ("avhw-vaapi-gst-display");
-  bclass->foreign_context_type = GST_VA_DISPLAY_HANDLE_CONTEXT_TYPE_STR;
-  bclass->foreign_context_get_handle = va_foreign_get_handle;
-  bclass->wrap_foreign_context = va_wrap_foreign_context;
-  bclass->fill_foreign_context = va_fill_foreign_context;
-#endif
 }
 
 static void

@@ -6,7 +6,7 @@
 #endif
 
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkanbackend.h"
@@ -23,8 +23,18 @@ struct _GstAvhwVulkanBackend
   GstAvhwBackend parent;
 };
 
+#ifdef HAVE_GST_VULKAN
+/* gst.vulkan.device: share GStreamer's VkDevice, and memory:VulkanImage
+ * on it (gstavhwvulkaninterop.c, gstavhwvulkanexport.c,
+ * gstavhwvulkanimport.c). */
+G_DEFINE_TYPE_WITH_CODE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend,
+    GST_TYPE_AVHW_BACKEND,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_AVHW_FOREIGN_INTEROP,
+        vk_interop_iface_init));
+#else
 G_DEFINE_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend,
     GST_TYPE_AVHW_BACKEND);
+#endif
 
 /* Physical devices, listed once per process: a Vulkan instance is cheap and
  * creates no logical device, so this wakes nothing. */
@@ -279,14 +289,6 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   vk_scale_class_init (bclass);
   /* The default open_device passes the index, which FFmpeg's vulkan
    * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
-#ifdef HAVE_GST_VULKAN
-  /* gst.vulkan.device: share GStreamer's VkDevice. */
-  vk_interop_class_init (bclass);
-  /* memory:VulkanImage out of avhwdec, and into avhwupload, on such a
-   * shared device. */
-  vk_export_class_init (bclass);
-  vk_import_class_init (bclass);
-#endif
 }
 
 static void

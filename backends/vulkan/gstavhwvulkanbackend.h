@@ -4,7 +4,7 @@
 #pragma once
 
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhwbackend.h>
+#include <gst/avhw/gstavhwbackend-impl.h>
 
 G_BEGIN_DECLS
 
@@ -33,7 +33,7 @@ G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
 G_GNUC_INTERNAL
 VkResult vk_instance_new (VkInstance * instance);
 
-/* From gstavhwvulkancaps.c: sets device_decodes and get_decode_description
+/* From gstavhwvulkancaps.c: sets query_decoder
  * (video queues, extensions and profile capabilities, asked once). */
 G_GNUC_INTERNAL
 void vk_caps_class_init (GstAvhwBackendClass * bclass);

@@ -27,7 +27,7 @@
 
 #include <string.h>
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavcodec/avcodec.h>
 
 #include "gstavhwvulkanbackend.h"
@@ -424,32 +424,6 @@ vk_why_not (guint index, enum AVCodecID id)
   return NULL;
 }
 
-static gboolean
-vk_device_decodes (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  gchar *why = vk_why_not (index, codec_id);
-
-  GST_DEBUG ("vulkan:%u %s: %s", index, avcodec_get_name (codec_id),
-      why ? why : "decodes");
-  if (!why)
-    return TRUE;
-  if (reason)
-    *reason = why;
-  else
-    g_free (why);
-  return FALSE;
-}
-
-static guint
-vk_decode_slots (GstAvhwBackend * backend, guint index, enum AVCodecID codec_id)
-{
-  AvhwVkDeviceCaps dc = vk_device_caps (index);
-  AvhwVkCodec c;
-
-  return vk_codec_of (codec_id, &c) ? dc.codecs[c].max_dpb_slots : 0;
-}
-
 /* Field-coded H.264. FFmpeg's Vulkan hwaccel (up to 7.1, libavcodec 61)
  * picks the picture layout of its video session once, from the first
  * picture's field order, and gives fields of one frame the slot of the
@@ -458,15 +432,12 @@ vk_decode_slots (GstAvhwBackend * backend, guint index, enum AVCodecID codec_id)
  * included (FRExt4_Panasonic, tests/gpu/results run 48). They are decoded
  * in software until a newer FFmpeg is measured. */
 static gboolean
-vk_decodes_field_coded (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
+vk_decodes_field_coded (const AvhwVkDeviceCaps * dc, AvhwVkCodec c,
+    gchar ** reason)
 {
-  AvhwVkDeviceCaps dc = vk_device_caps (index);
-  AvhwVkCodec c;
-
-  if (!vk_codec_of (codec_id, &c) || c != AVHW_VK_H264)
+  if (c != AVHW_VK_H264)
     return TRUE;
-  if (!dc.codecs[c].field_layout) {
+  if (!dc->codecs[c].field_layout) {
     if (reason)
       *reason = g_strdup ("the device decodes no H.264 fields (no "
           "VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_INTERLEAVED_LINES "
@@ -502,8 +473,7 @@ vk_decodes_field_coded (GstAvhwBackend * backend, guint index,
  * libavcodec 61.19) were not read, so both codecs keep to one thread
  * there. */
 static guint
-vk_decode_frame_threads (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
+vk_decode_frame_threads (enum AVCodecID codec_id, gchar ** reason)
 {
   unsigned v = avcodec_version ();      /* the FFmpeg in use */
 
@@ -518,41 +488,48 @@ vk_decode_frame_threads (GstAvhwBackend * backend, guint index,
   return 1;
 }
 
-static gchar *
-vk_get_decode_description (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id)
+/* What device @index decodes of @codec_id: the codec's 8-bit 4:2:0 profile
+ * (else why not), its depths, largest size and picture slots, and what
+ * FFmpeg's Vulkan decoder gets wrong on it (fields, frame threads). */
+static void
+vk_query_decoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwDecoderCaps * caps)
 {
-  AvhwVkDeviceCaps dc = vk_device_caps (index);
-  GString *s;
+  gchar *why = vk_why_not (index, codec_id);
+  AvhwVkDeviceCaps dc;
   AvhwVkCodecCaps *cc;
-  AvhwVkCodec c;
-  guint d;
+  AvhwVkCodec c = AVHW_VK_H264;
 
-  if (!vk_codec_of (codec_id, &c) || dc.codecs[c].result8 != VK_SUCCESS)
-    return NULL;
+  GST_DEBUG ("vulkan:%u %s: %s", index, avcodec_get_name (codec_id),
+      why ? why : "decodes");
+  /* no reason: a profile was asked for the codec, so it has one */
+  if (!why && !vk_codec_of (codec_id, &c))
+    why = g_strdup ("no Vulkan Video codec");
+  if (why) {
+    caps->supported = FALSE;
+    caps->reason = why;
+    return;
+  }
+  dc = vk_device_caps (index);
   cc = &dc.codecs[c];
-  s = g_string_new (NULL);
-  for (d = 8; d <= 12; d += 2)
-    if (cc->depths & (1u << (d - 8)))
-      g_string_append_printf (s, "%s%u-bit", s->len ? ", " : "", d);
-  g_string_append (s, " 4:2:0");
+  caps->bit_depths = cc->depths;        /* bit (depth - 8), as the library's */
+  caps->chroma = GST_AVHW_CHROMA_420;
+  caps->max_width = cc->max_extent.width;
+  caps->max_height = cc->max_extent.height;
+  if (!caps->max_width || !caps->max_height)
+    caps->max_width = caps->max_height = 0;
+  caps->slots = cc->max_dpb_slots;
   /* H.264 answered by its second choice: a Main-only device */
   if (c == AVHW_VK_H264 && strcmp (cc->profile8, "High") != 0)
-    g_string_append_printf (s, " (%s profile, not High)", cc->profile8);
-  g_string_append_printf (s, ", up to %ux%u, %u picture slots",
-      cc->max_extent.width, cc->max_extent.height, cc->max_dpb_slots);
-  if (c == AVHW_VK_H264 && !vk_decodes_field_coded (backend, index, codec_id,
-          NULL))
-    g_string_append (s, ", fields in software");
-  return g_string_free (s, FALSE);
+    caps->note = g_strdup_printf ("%s profile, not High", cc->profile8);
+  caps->field_coded = vk_decodes_field_coded (&dc, c,
+      &caps->field_coded_reason);
+  caps->max_frame_threads = vk_decode_frame_threads (codec_id,
+      &caps->frame_threads_reason);
 }
 
 void
 vk_caps_class_init (GstAvhwBackendClass * bclass)
 {
-  bclass->device_decodes = vk_device_decodes;
-  bclass->get_decode_description = vk_get_decode_description;
-  bclass->decode_slots = vk_decode_slots;
-  bclass->decodes_field_coded = vk_decodes_field_coded;
-  bclass->decode_frame_threads = vk_decode_frame_threads;
+  bclass->query_decoder = vk_query_decoder;
 }

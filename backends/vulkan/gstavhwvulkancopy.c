@@ -26,7 +26,7 @@
 #include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_vulkan.h>
 #include <libavutil/pixdesc.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanqueues.h"

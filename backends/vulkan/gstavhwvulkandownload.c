@@ -35,7 +35,7 @@
 #include <libavutil/hwcontext_vulkan.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanqueues.h"

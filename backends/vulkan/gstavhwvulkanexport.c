@@ -50,7 +50,7 @@
 
 #include <vulkan/vulkan.h>
 #include <gst/vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
 #include <libavutil/pixdesc.h>
 
@@ -452,15 +452,15 @@ fail:
 #endif /* VK_CAN_EXPORT */
 
 void
-vk_export_class_init (GstAvhwBackendClass * bclass)
+vk_export_iface_init (GstAvhwForeignInteropInterface * iface)
 {
   GST_DEBUG_CATEGORY_INIT (vk_export_debug, "avhwvulkanexport", 0,
       "gst-avhw Vulkan backend: frames into GStreamer's memory:VulkanImage");
 #if VK_CAN_EXPORT
-  bclass->foreign_memory_feature = GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE;
-  bclass->export_foreign_buffer = vk_export_foreign_buffer;
-  bclass->device_exports_foreign = vk_device_exports_foreign;
-  bclass->make_foreign_context = vk_make_foreign_context;
+  iface->foreign_memory_feature = GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE;
+  iface->export_foreign_buffer = vk_export_foreign_buffer;
+  iface->device_exports_foreign = vk_device_exports_foreign;
+  iface->make_foreign_context = vk_make_foreign_context;
 #else
   (void) vk_device_exports_foreign;
 #endif

@@ -3,7 +3,7 @@
  */
 #pragma once
 
-#include <gst/avhw/gstavhwbackend.h>
+#include <gst/avhw/gstavhwforeigninterop-impl.h>
 
 G_BEGIN_DECLS
 
@@ -31,13 +31,13 @@ G_GNUC_INTERNAL
 gboolean vk_device_is_gst_shared (GstAvhwDevice * device, gchar ** reason);
 
 /* Sets foreign_memory_feature (memory:VulkanImage), export_foreign_buffer
- * and device_exports_foreign on @bclass where GStreamer and FFmpeg allow. */
+ * and device_exports_foreign on @iface where GStreamer and FFmpeg allow. */
 G_GNUC_INTERNAL
-void vk_export_class_init (GstAvhwBackendClass * bclass);
+void vk_export_iface_init (GstAvhwForeignInteropInterface * iface);
 
 /* From gstavhwvulkanimport.c: sets import_foreign_buffer and
- * device_imports_foreign where vk_export_class_init() set the feature. */
+ * device_imports_foreign where vk_export_iface_init() set the feature. */
 G_GNUC_INTERNAL
-void vk_import_class_init (GstAvhwBackendClass * bclass);
+void vk_import_iface_init (GstAvhwForeignInteropInterface * iface);
 
 G_END_DECLS

@@ -27,7 +27,7 @@
 
 #include <vulkan/vulkan.h>
 #include <gst/vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
 #include <libavutil/pixdesc.h>
 
@@ -152,10 +152,10 @@ vk_import_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
 #endif /* VK_CAN_IMPORT */
 
 void
-vk_import_class_init (GstAvhwBackendClass * bclass)
+vk_import_iface_init (GstAvhwForeignInteropInterface * iface)
 {
 #if VK_CAN_IMPORT
-  bclass->import_foreign_buffer = vk_import_foreign_buffer;
-  bclass->device_imports_foreign = vk_device_imports_foreign;
+  iface->import_foreign_buffer = vk_import_foreign_buffer;
+  iface->device_imports_foreign = vk_device_imports_foreign;
 #endif
 }

@@ -8,10 +8,11 @@
 
 #include <vulkan/vulkan.h>
 #include <gst/vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkaninterop.h"
+#include "gstavhwvulkanexport.h"
 #include "gstavhwvulkanqueues.h"
 
 GST_DEBUG_CATEGORY_STATIC (vk_interop_debug);
@@ -545,13 +546,17 @@ static const gchar *const vk_query_types[] = {
 };
 
 void
-vk_interop_class_init (GstAvhwBackendClass * bclass)
+vk_interop_iface_init (GstAvhwForeignInteropInterface * iface)
 {
   GST_DEBUG_CATEGORY_INIT (vk_interop_debug, "avhwvulkaninterop", 0,
       "gst-avhw Vulkan backend: interop with GStreamer's vulkan elements");
-  bclass->foreign_context_type = GST_VULKAN_DEVICE_CONTEXT_TYPE_STR;
-  bclass->foreign_query_types = vk_query_types;
-  bclass->foreign_context_get_handle = vk_foreign_get_handle;
-  bclass->wrap_foreign_context = vk_wrap_foreign_context;
-  bclass->fill_foreign_context = vk_fill_foreign_context;
+  iface->foreign_context_type = GST_VULKAN_DEVICE_CONTEXT_TYPE_STR;
+  iface->foreign_query_types = vk_query_types;
+  iface->foreign_context_get_handle = vk_foreign_get_handle;
+  iface->wrap_foreign_context = vk_wrap_foreign_context;
+  iface->fill_foreign_context = vk_fill_foreign_context;
+  /* memory:VulkanImage out of avhwdec, and into avhwupload, on such a
+   * shared device */
+  vk_export_iface_init (iface);
+  vk_import_iface_init (iface);
 }

@@ -3,14 +3,16 @@
  */
 #pragma once
 
-#include <gst/avhw/gstavhwbackend.h>
+#include <gst/avhw/gstavhwforeigninterop-impl.h>
 #include <gst/vulkan/vulkan.h>
 
 G_BEGIN_DECLS
 
-/* Sets the foreign-context vfuncs (gst.vulkan.device) on @bclass. */
+/* The backend's GstAvhwForeignInterop: sets the foreign-context vfuncs
+ * (gst.vulkan.device) on @iface, then vk_export_iface_init() and
+ * vk_import_iface_init() the memory ones. */
 G_GNUC_INTERNAL
-void vk_interop_class_init (GstAvhwBackendClass * bclass);
+void vk_interop_iface_init (GstAvhwForeignInteropInterface * iface);
 
 /* The GstVulkanDevice @device was made on (a gst.vulkan.device context),
  * or %NULL for a VkDevice FFmpeg created. (transfer none) */

@@ -24,7 +24,7 @@
 #include <libavutil/hwcontext.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/avutil.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include "gstavhwvulkanbackend.h"
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug

@@ -1,4 +1,5 @@
-/* gst-avhw: umbrella header
+/* gst-avhw: the application API, with no FFmpeg type or header (backends
+ * and elements include gstavhw-impl.h)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
@@ -9,10 +10,9 @@
 #include <gst/avhw/gstavhwregistry.h>
 #include <gst/avhw/gstavhwdevice.h>
 #include <gst/avhw/gstavhwcache.h>
+#include <gst/avhw/gstavhwcodeccaps.h>
 #include <gst/avhw/gstavhwcodeccache.h>
 #include <gst/avhw/gstavhwcontext.h>
-#include <gst/avhw/gstavhwcodecmap.h>
-#include <gst/avhw/gstavhwformat.h>
 #include <gst/avhw/gstavhwmemory.h>
 #include <gst/avhw/gstavhwbufferpool.h>
 #include <gst/avhw/gstavhwautodec.h>
@@ -23,3 +23,10 @@ GST_AVHW_API
 void gst_avhw_init (void);
 
 G_END_DECLS
+
+/* Transitional: code that defines GST_AVHW_USE_IMPL_API before including
+ * this header gets the implementer API too, as with gstavhw-impl.h (the
+ * elements plugin's decoder files, until they include gstavhw-impl.h). */
+#ifdef GST_AVHW_USE_IMPL_API
+#include <gst/avhw/gstavhw-impl.h>
+#endif

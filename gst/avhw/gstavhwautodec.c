@@ -7,7 +7,7 @@
 #endif
 
 #include <string.h>
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhwautodec.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_autodec_debug);
@@ -33,7 +33,7 @@ GST_DEBUG_CATEGORY_STATIC (avhw_autodec_debug);
  * Encoders the same way, for encodebin, transcodebin and gst-transcoder:
  * `avhw<backend><codec>enc` (a bin around `avhwenc`), for each codec a
  * present device encodes in hardware as its backend says
- * (#GstAvhwBackendClass.device_encodes), with rank %GST_AVHW_AUTOENC_RANK,
+ * (#GstAvhwBackendClass.query_encoder), with rank %GST_AVHW_AUTOENC_RANK,
  * above the software encoders.
  */
 

@@ -7,7 +7,7 @@
 
 #include <libavutil/pixdesc.h>
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 #include "gstavhwautodec.h"
 
@@ -319,10 +319,13 @@ static void
 remember_memory_features (GstPlugin * plugin, GstAvhwBackendClass * klass)
 {
   const GstStructure *old = gst_plugin_get_cache_data (plugin);
+  GstAvhwForeignInteropInterface *iface = g_type_interface_peek (klass,
+      GST_TYPE_AVHW_FOREIGN_INTEROP);
   GstStructure *data;
   const gchar *fields[] = { "memory-features", "foreign-features" };
-  const gchar *values[] =
-      { klass->caps_feature, klass->foreign_memory_feature };
+  const gchar *values[] = { klass->caps_feature,
+    iface ? iface->foreign_memory_feature : NULL
+  };
   guint i;
 
   data = old && gst_structure_has_name (old, GST_AVHW_CACHE_DATA_NAME) ?
@@ -376,7 +379,10 @@ gst_avhw_backend_register (GstPlugin * plugin, GType type)
   /* Probe (no device opened) for the autoplugging decoders, unless the
    * backend was built for another contract: the registry refuses it. */
   klass = g_type_class_ref (type);
-  remember_memory_features (plugin, klass);
+  /* A struct of another contract version is not read beyond the version:
+   * its members may be elsewhere. */
+  if (klass->contract_version == GST_AVHW_BACKEND_CONTRACT_VERSION)
+    remember_memory_features (plugin, klass);
   if (klass->contract_version == GST_AVHW_BACKEND_CONTRACT_VERSION
       && klass->name && klass->get_n_devices && !G_TYPE_IS_ABSTRACT (type)) {
     GstAvhwBackend *probe = g_object_new (type, "name", klass->name, NULL);
@@ -443,84 +449,6 @@ gst_avhw_backend_get_rank (GstAvhwBackend * backend)
 {
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
   return KLASS (backend)->rank;
-}
-
-/**
- * gst_avhw_backend_get_foreign_context_type:
- * @backend: a #GstAvhwBackend
- *
- * Returns: (transfer none) (nullable): the #GstContext type of GStreamer's
- *   own elements for this backend's devices, when the backend interoperates
- */
-const gchar *
-gst_avhw_backend_get_foreign_context_type (GstAvhwBackend * backend)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  return KLASS (backend)->foreign_context_type;
-}
-
-/**
- * gst_avhw_backend_get_foreign_memory_feature:
- * @backend: a #GstAvhwBackend
- *
- * Returns: (transfer none) (nullable): the caps feature of GStreamer's own
- *   device memory this backend exchanges frames with, if any
- */
-const gchar *
-gst_avhw_backend_get_foreign_memory_feature (GstAvhwBackend * backend)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  return KLASS (backend)->export_foreign_buffer ?
-      KLASS (backend)->foreign_memory_feature : NULL;
-}
-
-/**
- * gst_avhw_backend_get_foreign_input_feature:
- * @backend: a #GstAvhwBackend
- *
- * Returns: (transfer none) (nullable): the caps feature of GStreamer's own
- *   device memory this backend takes frames from (copies or wraps them into
- *   its own frames), if any; a backend may export without importing
- */
-const gchar *
-gst_avhw_backend_get_foreign_input_feature (GstAvhwBackend * backend)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  return KLASS (backend)->import_foreign_buffer ?
-      KLASS (backend)->foreign_memory_feature : NULL;
-}
-
-/**
- * gst_avhw_backend_device_imports_foreign:
- * @backend: a #GstAvhwBackend
- * @device: a device of @backend
- *
- * Returns: whether @device takes frames in GStreamer's own device memory
- *   (gst_avhw_backend_get_foreign_input_feature()); the reason it does not
- *   is logged
- */
-gboolean
-gst_avhw_backend_device_imports_foreign (GstAvhwBackend * backend,
-    GstAvhwDevice * device)
-{
-  GstAvhwBackendClass *klass;
-  gchar *why = NULL;
-  gboolean ok;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), FALSE);
-  klass = KLASS (backend);
-  if (!klass->import_foreign_buffer || !klass->foreign_memory_feature)
-    return FALSE;
-  if (!klass->device_imports_foreign)
-    return TRUE;
-  ok = klass->device_imports_foreign (backend, device, &why);
-  if (!ok)
-    GST_DEBUG_OBJECT (backend, "%s takes no %s: %s",
-        gst_avhw_device_get_name (device), klass->foreign_memory_feature,
-        why ? why : "no reason given");
-  g_free (why);
-  return ok;
 }
 
 /* FFmpeg types, resolved by name so a fork's own type works. */
@@ -694,88 +622,6 @@ gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
   return arr;
 }
 
-/* Whether @candidates (transfer full: FFmpeg's decoders or encoders of
- * @what kind for @backend's devices and @codec_id) holds any; else FALSE
- * and @reason says so. */
-static gboolean
-has_candidates (GstAvhwBackend * backend, GPtrArray * candidates,
-    const gchar * what, enum AVCodecID codec_id, gchar ** reason)
-{
-  gboolean any = candidates->len > 0;
-
-  g_ptr_array_unref (candidates);
-  if (!any && reason)
-    *reason = g_strdup_printf ("no FFmpeg %s drives %s devices for %s", what,
-        KLASS (backend)->name, avcodec_get_name (codec_id));
-  return any;
-}
-
-/**
- * gst_avhw_backend_device_decodes: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * Returns: whether device @index decodes @codec_id in hardware: the backend
- *   has decoder candidates for it and, where the backend can ask its
- *   driver, the device says yes
- */
-gboolean
-gst_avhw_backend_device_decodes (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (!has_candidates (backend, gst_avhw_backend_get_decoders (backend,
-              codec_id), "decoder", codec_id, reason))
-    return FALSE;
-  if (!KLASS (backend)->device_decodes)
-    return TRUE;
-  return KLASS (backend)->device_decodes (backend, index, codec_id, reason);
-}
-
-/**
- * gst_avhw_backend_get_decode_description: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- *
- * Returns: (transfer full) (nullable): what device @index decodes of
- *   @codec_id in hardware, for people ("8-bit 4:2:0, up to 4096x4096"), or
- *   %NULL where it does not decode it or the backend does not say
- */
-gchar *
-gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
-    guint index, enum AVCodecID codec_id)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  if (!KLASS (backend)->get_decode_description
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return NULL;
-  return KLASS (backend)->get_decode_description (backend, index, codec_id);
-}
-
-/**
- * gst_avhw_backend_get_decode_engines: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- *
- * Returns: how many decoder engines of device @index decode @codec_id at
- *   once, as the driver says; 0 where it does not decode it in hardware or
- *   the backend does not know
- */
-guint
-gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
-  if (!KLASS (backend)->decode_engines
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return 0;
-  return KLASS (backend)->decode_engines (backend, index, codec_id);
-}
-
 /**
  * gst_avhw_backend_frames_get_buffer: (skip)
  * @backend: a #GstAvhwBackend
@@ -795,134 +641,6 @@ gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
   if (KLASS (backend)->frames_get_buffer)
     return KLASS (backend)->frames_get_buffer (backend, frames_ctx, frame);
   return av_hwframe_get_buffer (frames_ctx, frame, 0);
-}
-
-/**
- * gst_avhw_backend_get_decode_slots: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- *
- * Returns: how many pictures the hardware decoder of device @index holds at
- *   once for @codec_id (its DPB slots); 0 where it does not decode it in
- *   hardware or no fixed number is known
- */
-guint
-gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
-  if (!KLASS (backend)->decode_slots
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return 0;
-  return KLASS (backend)->decode_slots (backend, index, codec_id);
-}
-
-/**
- * gst_avhw_backend_decodes_field_coded: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * Returns: whether the hardware decoder of device @index decodes @codec_id
- *   streams coded as fields (H.264 frame_mbs_only_flag 0) right; %TRUE
- *   where the backend does not say (and %FALSE, with @reason, where the
- *   device does not decode @codec_id in hardware at all)
- */
-gboolean
-gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (!gst_avhw_backend_device_decodes (backend, index, codec_id, reason))
-    return FALSE;
-  if (!KLASS (backend)->decodes_field_coded)
-    return TRUE;
-  return KLASS (backend)->decodes_field_coded (backend, index, codec_id,
-      reason);
-}
-
-/**
- * gst_avhw_backend_get_decode_frame_threads: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why there is a
- *   limit
- *
- * Returns: the most FFmpeg frame threads with which the hardware decoder of
- *   device @index decodes @codec_id right; 0 for any number (also where the
- *   device does not decode @codec_id in hardware)
- */
-guint
-gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
-    guint index, enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), 0);
-  if (!KLASS (backend)->decode_frame_threads
-      || !gst_avhw_backend_device_decodes (backend, index, codec_id, NULL))
-    return 0;
-  return KLASS (backend)->decode_frame_threads (backend, index, codec_id,
-      reason);
-}
-
-/**
- * gst_avhw_backend_device_encodes: (skip)
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec_id: the codec
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * Returns: whether device @index encodes @codec_id in hardware, as the
- *   backend knows from the driver; %FALSE with @reason where it does not,
- *   where FFmpeg has no encoder for the backend's devices, or where the
- *   backend cannot tell
- */
-gboolean
-gst_avhw_backend_device_encodes (GstAvhwBackend * backend, guint index,
-    enum AVCodecID codec_id, gchar ** reason)
-{
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (!has_candidates (backend, gst_avhw_backend_get_encoders (backend,
-              codec_id), "encoder", codec_id, reason))
-    return FALSE;
-  if (!KLASS (backend)->device_encodes) {
-    if (reason)
-      *reason = g_strdup_printf ("backend %s cannot tell before an encoder "
-          "opens", KLASS (backend)->name);
-    return FALSE;
-  }
-  return KLASS (backend)->device_encodes (backend, index, codec_id, reason);
-}
-
-/**
- * gst_avhw_backend_device_decodes_codec:
- * @backend: a #GstAvhwBackend
- * @index: device index
- * @codec: FFmpeg's name of the codec ("h264", "hevc", "av1"...)
- * @reason: (out) (optional) (transfer full) (nullable): why not
- *
- * gst_avhw_backend_device_decodes() for bindings, by codec name.
- *
- * Returns: whether device @index decodes @codec in hardware; %FALSE with
- *   @reason for a name FFmpeg does not know
- */
-gboolean
-gst_avhw_backend_device_decodes_codec (GstAvhwBackend * backend, guint index,
-    const gchar * codec, gchar ** reason)
-{
-  const AVCodecDescriptor *d;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  g_return_val_if_fail (codec != NULL, FALSE);
-  d = avcodec_descriptor_get_by_name (codec);
-  if (!d) {
-    if (reason)
-      *reason = g_strdup_printf ("FFmpeg knows no codec named \"%s\"", codec);
-    return FALSE;
-  }
-  return gst_avhw_backend_device_decodes (backend, index, d->id, reason);
 }
 
 /**
@@ -1054,139 +772,6 @@ gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
   g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
   g_return_val_if_fail (device_ctx != NULL, NULL);
   return KLASS (backend)->get_sw_formats (backend, device_ctx);
-}
-
-/**
- * gst_avhw_backend_export_foreign_buffer: (skip)
- * @backend: a #GstAvhwBackend
- * @device: the device @frame lives on
- * @frame: a hardware frame of @device
- * @info: its software layout
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): a buffer of GStreamer's own device
- *   memory holding @frame, or %NULL with @error
- */
-GstBuffer *
-gst_avhw_backend_export_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, const AVFrame * frame, const GstVideoInfo * info,
-    GError ** error)
-{
-  GstAvhwBackendClass *klass;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  klass = KLASS (backend);
-  if (!klass->export_foreign_buffer) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
-        "backend %s cannot hand frames to GStreamer's own device memory",
-        klass->name);
-    return NULL;
-  }
-  return klass->export_foreign_buffer (backend, device, frame, info, error);
-}
-
-/**
- * gst_avhw_backend_device_exports_foreign: (skip)
- * @backend: a #GstAvhwBackend
- * @device: a device of @backend
- * @sw_format: the software format of the frames to export
- * @reason: (out) (optional) (nullable): why not, when not
- *
- * Whether frames of @sw_format on @device can go to GStreamer's own device
- * memory (#GstAvhwBackendClass.foreign_memory_feature) with
- * gst_avhw_backend_export_foreign_buffer(). Elements ask it before they
- * offer that memory downstream.
- *
- * Returns: %TRUE when they can
- */
-gboolean
-gst_avhw_backend_device_exports_foreign (GstAvhwBackend * backend,
-    GstAvhwDevice * device, enum AVPixelFormat sw_format, gchar ** reason)
-{
-  GstAvhwBackendClass *klass;
-  gchar *why = NULL;
-  gboolean ok;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  if (reason)
-    *reason = NULL;
-  klass = KLASS (backend);
-  if (!klass->export_foreign_buffer || !klass->foreign_memory_feature) {
-    if (reason)
-      *reason = g_strdup_printf ("backend %s does not export to GStreamer's "
-          "own memory", klass->name);
-    return FALSE;
-  }
-  if (!klass->device_exports_foreign)
-    return TRUE;
-  ok = klass->device_exports_foreign (backend, device, sw_format, &why);
-  if (reason)
-    *reason = why;
-  else
-    g_free (why);
-  return ok;
-}
-
-/**
- * gst_avhw_backend_import_foreign_buffer: (skip)
- * @backend: a #GstAvhwBackend
- * @device: the device of @dst
- * @buffer: a buffer of the backend's foreign memory feature
- * @info: its layout
- * @dst: a hardware frame of @device to fill
- * @error: return location for a #GError
- *
- * Returns: %TRUE when @dst holds @buffer's picture
- */
-gboolean
-gst_avhw_backend_import_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-    AVFrame * dst, GError ** error)
-{
-  GstAvhwBackendClass *klass;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
-  klass = KLASS (backend);
-  if (!klass->import_foreign_buffer) {
-    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_NOT_SUPPORTED,
-        "backend %s cannot take frames from GStreamer's own device memory",
-        klass->name);
-    return FALSE;
-  }
-  return klass->import_foreign_buffer (backend, device, buffer, info, dst,
-      error);
-}
-
-/**
- * gst_avhw_backend_wrap_foreign_buffer: (skip)
- * @backend: a #GstAvhwBackend
- * @device: the device of @frames_ctx
- * @buffer: a buffer of the backend's foreign memory feature
- * @info: its layout
- * @frames_ctx: the frames context the new frame belongs to
- * @error: return location for a #GError
- *
- * Makes a hardware frame on @buffer's own device memory, without a copy,
- * where the backend can and @buffer's layout fits frames of @frames_ctx.
- *
- * Returns: (transfer full) (nullable): the frame (it keeps @buffer's
- *   memory alive), or %NULL: with @error set on a failure, without when
- *   the caller should copy with gst_avhw_backend_import_foreign_buffer()
- */
-AVFrame *
-gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
-    GstAvhwDevice * device, GstBuffer * buffer, const GstVideoInfo * info,
-    AVBufferRef * frames_ctx, GError ** error)
-{
-  GstAvhwBackendClass *klass;
-
-  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), NULL);
-  g_return_val_if_fail (frames_ctx != NULL, NULL);
-  klass = KLASS (backend);
-  if (!klass->wrap_foreign_buffer)
-    return NULL;
-  return klass->wrap_foreign_buffer (backend, device, buffer, info,
-      frames_ctx, error);
 }
 
 /**

@@ -7,7 +7,7 @@
 
 #include <libavutil/pixdesc.h>
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 #include "gstavhwdevice-private.h"
 
@@ -238,11 +238,13 @@ static GstAvhwDevice *
 create_foreign (gpointer data, GError ** error)
 {
   OpenArgs *a = data;
-  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (a->backend);
+  GstAvhwForeignInteropInterface *iface =
+      gst_avhw_backend_get_foreign_interop (a->backend);
   AVBufferRef *ref;
   guint index = 0;
 
-  ref = klass->wrap_foreign_context (a->backend, a->context, &index, error);
+  /* only for a backend whose interface named the context's type */
+  ref = iface->wrap_foreign_context (a->backend, a->context, &index, error);
   if (!ref)
     return NULL;
   gst_avhw_cache_count_device_open ();
@@ -252,7 +254,7 @@ create_foreign (gpointer data, GError ** error)
 /**
  * gst_avhw_device_open_foreign:
  * @context: a #GstContext of GStreamer's own elements for some device kind
- *   (a backend's #GstAvhwBackendClass.foreign_context_type, e.g.
+ *   (a backend's #GstAvhwForeignInteropInterface.foreign_context_type, e.g.
  *   "gst.cuda.context")
  * @device_string: (nullable): the device the caller wants; the foreign
  *   device must match it
@@ -277,20 +279,23 @@ gst_avhw_device_open_foreign (GstContext * context,
   list = gst_avhw_backend_list ();
   for (l = list; l && !device; l = l->next) {
     GstAvhwBackend *b = l->data;
-    GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+    GstAvhwForeignInteropInterface *iface =
+        gst_avhw_backend_get_foreign_interop (b);
     OpenArgs a = { b, 0, NULL, context };
     gpointer handle;
     gchar *key;
 
-    if (g_strcmp0 (klass->foreign_context_type, type) != 0)
+    if (!iface || g_strcmp0 (iface->foreign_context_type, type) != 0)
       continue;
-    handle = klass->foreign_context_get_handle (b, context);
+    handle = iface->foreign_context_get_handle (b, context);
     if (!handle)
       continue;
     if (!reuse_on ()) {
       device = create_foreign (&a, error);
     } else {
-      key = g_strdup_printf ("%s:foreign:%p", klass->name, handle);
+      key =
+          g_strdup_printf ("%s:foreign:%p", gst_avhw_backend_get_name (b),
+          handle);
       device = get_or_create (key, create_foreign, &a, error);
       g_free (key);
     }

@@ -40,9 +40,4 @@ GST_AVHW_API
 void gst_avhw_cache_get_stats (guint * n_devices, guint * n_frames,
     guint64 * n_device_opens, guint64 * n_frames_created);
 
-GST_AVHW_API
-AVBufferRef * gst_avhw_device_get_frames_ctx (GstAvhwDevice * device,
-    enum AVPixelFormat sw_format, gint width, gint height, gint pool_size,
-    GError ** error);
-
 G_END_DECLS

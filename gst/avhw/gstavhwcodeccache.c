@@ -5,7 +5,7 @@
 #include "config.h"
 #endif
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 #include "gstavhwcodeccache.h"
 

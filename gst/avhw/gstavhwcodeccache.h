@@ -4,7 +4,6 @@
 #pragma once
 
 #include <gst/avhw/gstavhwdevice.h>
-#include <libavcodec/avcodec.h>
 
 G_BEGIN_DECLS
 
@@ -14,14 +13,6 @@ G_BEGIN_DECLS
  * How many opened decoders the cache keeps per device by default.
  */
 #define GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT 4
-
-GST_AVHW_API
-AVCodecContext * gst_avhw_device_take_decoder (GstAvhwDevice * device,
-    const gchar * key);
-
-GST_AVHW_API
-void gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
-    AVCodecContext * ctx);
 
 GST_AVHW_API
 void gst_avhw_cache_set_decoders_limit (guint limit);

@@ -5,7 +5,7 @@
 #include "config.h"
 #endif
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 
 GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
 
@@ -31,7 +31,7 @@ GST_DEBUG_CATEGORY_STATIC (GST_CAT_CONTEXT);
  *    or an upstream one gives only that memory and the backend takes it
  *    (`vulkanupload ! avhwupload device=vulkan`),
  *    a device of GStreamer's type made by the backend
- *    (#GstAvhwBackendClass.make_foreign_context), so the neighbour, which
+ *    (#GstAvhwForeignInteropInterface.make_foreign_context), so the neighbour, which
  *    asks later, gets that same device; else
  *    the process-wide cache: gst_avhw_device_open(), which for `auto` and a
  *    backend name opens that backend's least busy device (the only place a
@@ -156,17 +156,18 @@ static GstContext *
 make_foreign_context (GstAvhwDevice * device, const gchar * type)
 {
   GstAvhwBackend *b = gst_avhw_device_get_backend (device);
-  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+  GstAvhwForeignInteropInterface *iface =
+      gst_avhw_backend_get_foreign_interop (b);
   GstContext *context;
 
-  if (!type || !klass->fill_foreign_context
-      || (g_strcmp0 (klass->foreign_context_type, type) != 0
-          && !(klass->foreign_query_types
+  if (!type || !iface || !iface->fill_foreign_context
+      || (g_strcmp0 (iface->foreign_context_type, type) != 0
+          && !(iface->foreign_query_types
               && g_strv_contains ((const gchar * const *)
-                  klass->foreign_query_types, type))))
+                  iface->foreign_query_types, type))))
     return NULL;
   context = gst_context_new (type, TRUE);
-  if (!klass->fill_foreign_context (b, device, context)) {
+  if (!iface->fill_foreign_context (b, device, context)) {
     gst_context_unref (context);
     return NULL;
   }
@@ -274,7 +275,7 @@ static GstAvhwDevice *
 open_for_foreign_peer (GstElement * element, const gchar * device_string)
 {
   GstAvhwBackend *b;
-  GstAvhwBackendClass *klass;
+  GstAvhwForeignInteropInterface *iface;
   GstAvhwDevice *dev = NULL;
   GstContext *context;
   GError *err = NULL;
@@ -287,8 +288,8 @@ open_for_foreign_peer (GstElement * element, const gchar * device_string)
   b = gst_avhw_backend_find (want, NULL);
   if (!b)
     goto out;
-  klass = GST_AVHW_BACKEND_GET_CLASS (b);
-  if (klass->make_foreign_context && klass->foreign_context_type
+  iface = gst_avhw_backend_get_foreign_interop (b);
+  if (iface && iface->make_foreign_context && iface->foreign_context_type
       && ((gst_avhw_backend_get_foreign_memory_feature (b)
               && peer_needs_feature (element, "src",
                   gst_avhw_backend_get_foreign_memory_feature (b),
@@ -297,7 +298,7 @@ open_for_foreign_peer (GstElement * element, const gchar * device_string)
               && peer_needs_feature (element, "sink",
                   gst_avhw_backend_get_foreign_input_feature (b),
                   gst_avhw_backend_get_caps_feature (b))))) {
-    context = klass->make_foreign_context (b, index, &err);
+    context = iface->make_foreign_context (b, index, &err);
     if (context) {
       dev = gst_avhw_device_open_foreign (context, device_string, &err);
       gst_context_unref (context);
@@ -305,11 +306,11 @@ open_for_foreign_peer (GstElement * element, const gchar * device_string)
     if (dev)
       GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "made %s on a %s "
           "device for the GStreamer element next to it",
-          gst_avhw_device_get_name (dev), klass->foreign_context_type);
+          gst_avhw_device_get_name (dev), iface->foreign_context_type);
     else
       GST_CAT_INFO_OBJECT (GST_CAT_CONTEXT, element, "no %s device for "
           "the GStreamer element next to it (%s): opening our own",
-          klass->foreign_context_type, err ? err->message : "none");
+          iface->foreign_context_type, err ? err->message : "none");
     g_clear_error (&err);
   }
   gst_object_unref (b);

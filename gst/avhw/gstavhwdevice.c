@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <libavutil/pixdesc.h>
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhwdevice-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_device_debug);

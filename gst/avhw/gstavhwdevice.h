@@ -56,9 +56,6 @@ gboolean gst_avhw_device_matches (GstAvhwDevice * device,
     const gchar * device_string);
 
 GST_AVHW_API
-AVBufferRef * gst_avhw_device_get_device_ctx (GstAvhwDevice * device);
-
-GST_AVHW_API
 void gst_avhw_device_acquire_session (GstAvhwDevice * device);
 
 GST_AVHW_API

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <libavutil/log.h>
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 #include "gstavhwlog-private.h"
 

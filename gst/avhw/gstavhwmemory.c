@@ -8,7 +8,7 @@
 #include <string.h>
 #include <libavutil/pixdesc.h>
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhwmemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_memory_debug);

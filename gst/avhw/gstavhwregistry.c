@@ -5,7 +5,7 @@
 #include "config.h"
 #endif
 
-#include "gstavhw.h"
+#include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_registry_debug);
@@ -35,6 +35,7 @@ load_backend (const gchar * type_name)
 {
   GType type;
   GstAvhwBackendClass *klass;
+  GstAvhwForeignInteropInterface *iface;
   GstAvhwBackend *backend;
 
   type = gst_dynamic_type_factory_load (type_name);
@@ -68,11 +69,13 @@ load_backend (const gchar * type_name)
     return NULL;
   }
 
-  if (klass->foreign_context_type && (!klass->foreign_context_get_handle
-          || !klass->wrap_foreign_context)) {
-    gchar *why = g_strdup_printf ("backend %s names foreign context type %s "
-        "but lacks foreign_context_get_handle or wrap_foreign_context",
-        type_name, klass->foreign_context_type);
+  iface = g_type_interface_peek (klass, GST_TYPE_AVHW_FOREIGN_INTEROP);
+  if (iface && iface->foreign_context_type
+      && (!iface->foreign_context_get_handle || !iface->wrap_foreign_context)) {
+    gchar *why = g_strdup_printf ("backend %s (%s): its GstAvhwForeignInterop "
+        "names foreign context type %s but lacks foreign_context_get_handle "
+        "or wrap_foreign_context", klass->name, type_name,
+        iface->foreign_context_type);
     GST_ERROR ("%s", why);
     g_hash_table_insert (refused, g_strdup (type_name), why);
     g_type_class_unref (klass);

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gst/gst.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 static void
 on_caps (GstPad * pad, GParamSpec * pspec, FILE * log)

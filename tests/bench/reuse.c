@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gst/gst.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include "bench-common.h"
 
 typedef struct

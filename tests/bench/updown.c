@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <gst/gst.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #ifdef HAVE_FFNVCODEC

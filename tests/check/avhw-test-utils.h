@@ -7,7 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 /* Removes the files of the folder @dir (no subfolders), then @dir. */
 static inline void

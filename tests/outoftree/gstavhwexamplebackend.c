@@ -10,10 +10,14 @@
  * names its fork's device type and pixel format instead ("myhw"), and
  * the names are resolved at run time, so nothing else changes. Its
  * enumeration uses the vendor SDK, here the Vulkan loader.
+ *
+ * Built for backend contract version 2: the backend contract and the calls
+ * with FFmpeg types are in the implementer API, gst/avhw/gstavhw-impl.h
+ * (applications include gst/avhw/gstavhw.h, which has none).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <vulkan/vulkan.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 GST_DEBUG_CATEGORY_STATIC (example_debug);
 #define GST_CAT_DEFAULT example_debug
@@ -37,8 +41,11 @@ G_DEFINE_TYPE (GstAvhwExampleBackend, gst_avhw_example_backend,
 /* get_n_devices: cheap, and it must not create a device context. A Vulkan
  * instance creates no logical device; a vendor asks its driver or looks at
  * its device nodes. Listed once per process. */
+#define EXAMPLE_MAX_DEVICES 16
 static guint example_n_devices;
 static gchar *example_reason;
+/* per device, from the same listing: the largest image it makes */
+static guint example_max_size[EXAMPLE_MAX_DEVICES];
 
 static gpointer
 example_list_devices (gpointer unused)
@@ -53,15 +60,24 @@ example_list_devices (gpointer unused)
     .pApplicationInfo = &app,
   };
   VkInstance instance;
-  uint32_t n = 0;
+  VkPhysicalDevice devices[EXAMPLE_MAX_DEVICES];
+  uint32_t n = EXAMPLE_MAX_DEVICES, i;
+  VkResult res;
 
   if (vkCreateInstance (&info, NULL, &instance) != VK_SUCCESS) {
     example_reason = g_strdup ("the example device driver (a Vulkan ICD) "
         "is not installed");
     return NULL;
   }
-  if (vkEnumeratePhysicalDevices (instance, &n, NULL) != VK_SUCCESS)
+  res = vkEnumeratePhysicalDevices (instance, &n, devices);
+  if (res != VK_SUCCESS && res != VK_INCOMPLETE)
     n = 0;
+  for (i = 0; i < n; i++) {
+    VkPhysicalDeviceProperties props;
+
+    vkGetPhysicalDeviceProperties (devices[i], &props);
+    example_max_size[i] = props.limits.maxImageDimension2D;
+  }
   vkDestroyInstance (instance, NULL);
   example_n_devices = n;
   if (n == 0)
@@ -114,6 +130,40 @@ example_get_decoders (GstAvhwBackend * backend, enum AVCodecID codec_id,
   }
 }
 
+/* query_decoder: what device @index decodes of @codec_id, in one answer
+ * from the vendor's driver, asked once (here: the device listing above).
+ * The library fills @caps first (decodes, nothing else known) and asks
+ * only where get_decoders has candidates; a no sets supported FALSE and a
+ * reason. Every limit comes with its reason (field_coded_reason,
+ * frame_threads_reason): gst_avhw_decoder_caps_check() states the rules,
+ * and the contract suite checks this answer against them. */
+static void
+example_query_decoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwDecoderCaps * caps)
+{
+  guint max = index < EXAMPLE_MAX_DEVICES ? example_max_size[index] : 0;
+
+  if (codec_id != AV_CODEC_ID_H264 && codec_id != AV_CODEC_ID_HEVC
+      && codec_id != AV_CODEC_ID_AV1) {
+    caps->supported = FALSE;
+    caps->reason = g_strdup_printf ("the example device has no %s decoder",
+        avcodec_get_name (codec_id));
+    return;
+  }
+  caps->bit_depths = GST_AVHW_BIT_DEPTH (8);
+  if (codec_id != AV_CODEC_ID_H264)
+    caps->bit_depths |= GST_AVHW_BIT_DEPTH (10);
+  caps->chroma = GST_AVHW_CHROMA_420;
+  caps->max_width = caps->max_height = max;
+  caps->slots = 16;
+  /* a fork's decoder that gets H.264 fields wrong says so */
+  if (codec_id == AV_CODEC_ID_H264) {
+    caps->field_coded = FALSE;
+    caps->field_coded_reason = g_strdup ("the example decoder has no "
+        "field pictures");
+  }
+}
+
 static void
 gst_avhw_example_backend_class_init (GstAvhwExampleBackendClass * klass)
 {
@@ -134,6 +184,7 @@ gst_avhw_example_backend_class_init (GstAvhwExampleBackendClass * klass)
   bclass->rank = GST_RANK_MARGINAL;
   bclass->get_n_devices = example_get_n_devices;
   bclass->get_decoders = example_get_decoders;
+  bclass->query_decoder = example_query_decoder;
   /* The libavfilter filter that scales these frames on the device, for
    * avhwconvertscale; your fork: "scale_myhw". */
   bclass->scale_filter = "scale_vulkan";

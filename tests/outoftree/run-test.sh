@@ -74,6 +74,23 @@ if grep -q -- "-I$(cd "$here/../.." && pwd)" "$tmp/commands.txt"; then
   fail "the example saw gst-avhw's source tree"
 fi
 
+# The installed application header, gst/avhw/gstavhw.h, reads no FFmpeg
+# header (tests/headers/app.c, with GStreamer's flags and the DESTDIR's).
+cc=${CC:-cc}
+if command -v "$cc" >/dev/null; then
+  # shellcheck disable=SC2046
+  "$cc" -H -fsyntax-only -Wall -Werror -I"$dest$prefix/include/gstreamer-1.0" \
+    $(pkg-config --cflags gstreamer-1.0 gstreamer-video-1.0) \
+    "$here/../headers/app.c" >"$tmp/app.txt" 2>&1 \
+    || { grep -v '^[./]' "$tmp/app.txt"; fail "an application does not compile against the installed gstavhw.h"; }
+  grep -q "$dest$prefix/include/gstreamer-1.0/gst/avhw/gstavhw.h" "$tmp/app.txt" \
+    || fail "the application check did not read the installed gstavhw.h"
+  if grep -E '/lib(av(codec|util|filter|format)|sw(scale|resample))/' "$tmp/app.txt"; then
+    fail "the installed gstavhw.h reads FFmpeg headers"
+  fi
+  echo "== the installed gstavhw.h reads no FFmpeg header"
+fi
+
 # Only the installed copy and the example: no build tree, a registry of
 # its own. GStreamer's own plugins come from the system path.
 unset GST_PLUGIN_PATH_1_0 GST_REGISTRY_1_0 GST_PLUGIN_SYSTEM_PATH_1_0

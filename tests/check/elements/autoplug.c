@@ -36,15 +36,13 @@ hwtest_get_encoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
     g_ptr_array_add (out, (gpointer) avcodec_find_encoder_by_name ("libx264"));
 }
 
-static gboolean
-hwtest_device_encodes (GstAvhwBackend * b, guint index, enum AVCodecID id,
-    gchar ** reason)
+static void
+hwtest_query_encoder (GstAvhwBackend * b, guint index, enum AVCodecID id,
+    GstAvhwEncoderCaps * caps)
 {
-  if (id == AV_CODEC_ID_H264)
-    return TRUE;
-  if (reason)
-    *reason = g_strdup ("the test device encodes H.264 only");
-  return FALSE;
+  caps->supported = id == AV_CODEC_ID_H264;
+  if (!caps->supported)
+    caps->reason = g_strdup ("the test device encodes H.264 only");
 }
 
 static void
@@ -55,7 +53,7 @@ gst_avhw_hwtest_backend_class_init (GstAvhwHwtestBackendClass * k)
   gst_avhw_backend_class_init_contract (k);
   avhw_test_h264_backend_setup (b, "hwtest", "memory:AVHWHwtest");
   b->get_encoders = hwtest_get_encoders;
-  b->device_encodes = hwtest_device_encodes;
+  b->query_encoder = hwtest_query_encoder;
 }
 
 static void

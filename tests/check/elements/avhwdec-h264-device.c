@@ -38,28 +38,18 @@ static GType gst_avhw_slots_backend_get_type (void);
 G_DEFINE_TYPE (GstAvhwSlotsBackend, gst_avhw_slots_backend,
     GST_TYPE_AVHW_BACKEND);
 
-static guint
-sl_decode_slots (GstAvhwBackend * b, guint index, enum AVCodecID id)
+/* 17 picture slots, field pictures refused, one frame thread */
+static void
+sl_query_decoder (GstAvhwBackend * b, guint index, enum AVCodecID id,
+    GstAvhwDecoderCaps * caps)
 {
-  return 17;
-}
-
-static gboolean
-sl_decodes_field_coded (GstAvhwBackend * b, guint index, enum AVCodecID id,
-    gchar ** reason)
-{
-  if (reason)
-    *reason = g_strdup ("the test device decodes field pictures wrongly");
-  return FALSE;
-}
-
-static guint
-sl_decode_frame_threads (GstAvhwBackend * b, guint index, enum AVCodecID id,
-    gchar ** reason)
-{
-  if (reason)
-    *reason = g_strdup ("the test device's decoder takes one frame thread");
-  return 1;
+  caps->slots = 17;
+  caps->field_coded = FALSE;
+  caps->field_coded_reason =
+      g_strdup ("the test device decodes field pictures wrongly");
+  caps->max_frame_threads = 1;
+  caps->frame_threads_reason =
+      g_strdup ("the test device's decoder takes one frame thread");
 }
 
 static void
@@ -69,9 +59,7 @@ gst_avhw_slots_backend_class_init (GstAvhwSlotsBackendClass * k)
 
   gst_avhw_backend_class_init_contract (k);
   avhw_test_h264_backend_setup (b, "slotstest", "memory:AVHWSlotstest");
-  b->decode_slots = sl_decode_slots;
-  b->decodes_field_coded = sl_decodes_field_coded;
-  b->decode_frame_threads = sl_decode_frame_threads;
+  b->query_decoder = sl_query_decoder;
 }
 
 static void

@@ -1,8 +1,9 @@
 /* gst-avhw tests: interop through a backend's foreign context type
  *
- * A test backend drives FFmpeg's vulkan hwcontext and declares the foreign
- * context type "gst.avhwtest.native", whose structure holds a GObject as
- * the native device. It shows the contract path GStreamer's own contexts
+ * A test backend drives FFmpeg's vulkan hwcontext and declares, through
+ * its GstAvhwForeignInterop interface, the foreign context type
+ * "gst.avhwtest.native", whose structure holds a GObject as the native
+ * device. It shows the contract path GStreamer's own contexts
  * (gst.cuda.context, gst.vulkan.device) take: a pipeline given such a
  * context uses one avhw device made on it, elements answer queries for it,
  * and a new device posts it for the other elements.
@@ -25,8 +26,10 @@ typedef struct
   GstAvhwBackendClass parent;
 } GstAvhwForeigntestBackendClass;
 static GType gst_avhw_foreigntest_backend_get_type (void);
-G_DEFINE_TYPE (GstAvhwForeigntestBackend, gst_avhw_foreigntest_backend,
-    GST_TYPE_AVHW_BACKEND);
+static void ft_interop_init (GstAvhwForeignInteropInterface * iface);
+G_DEFINE_TYPE_WITH_CODE (GstAvhwForeigntestBackend,
+    gst_avhw_foreigntest_backend, GST_TYPE_AVHW_BACKEND,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_AVHW_FOREIGN_INTEROP, ft_interop_init));
 
 static guint n_wraps;
 
@@ -73,6 +76,15 @@ ft_fill (GstAvhwBackend * b, GstAvhwDevice * device, GstContext * context)
 }
 
 static void
+ft_interop_init (GstAvhwForeignInteropInterface * iface)
+{
+  iface->foreign_context_type = TEST_TYPE;
+  iface->foreign_context_get_handle = ft_get_handle;
+  iface->wrap_foreign_context = ft_wrap;
+  iface->fill_foreign_context = ft_fill;
+}
+
+static void
 gst_avhw_foreigntest_backend_class_init (GstAvhwForeigntestBackendClass * k)
 {
   GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
@@ -83,10 +95,6 @@ gst_avhw_foreigntest_backend_class_init (GstAvhwForeigntestBackendClass * k)
   b->hw_pix_fmt = "vulkan";
   b->caps_feature = "memory:AVHWForeigntest";
   b->get_n_devices = avhw_test_one_device;
-  b->foreign_context_type = TEST_TYPE;
-  b->foreign_context_get_handle = ft_get_handle;
-  b->wrap_foreign_context = ft_wrap;
-  b->fill_foreign_context = ft_fill;
   b->get_sw_formats = avhw_test_common_sw_formats;
 }
 

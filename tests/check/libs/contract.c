@@ -258,17 +258,119 @@ GST_START_TEST (test_scale_contract)
 
 GST_END_TEST;
 
-/* device_decodes answers every codec, a no with its reason, and cheaply:
- * the backend asks its driver once per device, not at every call. Where
- * the backend has its own answer it is asked directly too, so it is
- * exercised even where this FFmpeg has no hardware decoder for the device
- * type (the library then says no before asking). A yes may come with a
- * description for people; a no never does. */
+/* The answer the library gives for one codec keeps the rules between its
+ * fields (gst_avhw_decoder_caps_check(), the one place they are stated),
+ * the convenience calls the elements use say the same, and a no has
+ * nothing but its reason. */
+static gboolean
+check_decoder_answer (GstAvhwBackend * b, guint index, enum AVCodecID id,
+    gchar ** what)
+{
+  GstAvhwDecoderCaps caps, none;
+  const gchar *name = avcodec_get_name (id);
+  gchar *why = NULL, *reason = NULL, *desc;
+  gboolean ok;
+
+  gst_avhw_backend_query_decoder (b, index, id, &caps);
+  fail_unless (gst_avhw_decoder_caps_check (&caps, &why), "%s %s: %s",
+      backend_name, name, why);
+  if (!caps.supported) {
+    memset (&none, 0, sizeof (none));
+    none.reason = caps.reason;
+    fail_unless (memcmp (&caps, &none, sizeof (caps)) == 0, "%s: a no for %s "
+        "with more than its reason", backend_name, name);
+  }
+  ok = gst_avhw_backend_device_decodes (b, index, id, &reason);
+  fail_unless_equals_int (ok, caps.supported);
+  fail_unless_equals_string (reason, caps.reason);
+  g_free (reason);
+  fail_unless_equals_int (gst_avhw_backend_get_decode_engines (b, index, id),
+      caps.engines);
+  fail_unless_equals_int (gst_avhw_backend_get_decode_slots (b, index, id),
+      caps.slots);
+  reason = NULL;
+  fail_unless_equals_int (gst_avhw_backend_decodes_field_coded (b, index, id,
+          &reason), caps.field_coded);
+  fail_unless_equals_string (reason, caps.supported ? caps.field_coded_reason
+      : caps.reason);
+  g_free (reason);
+  reason = NULL;
+  fail_unless_equals_int (gst_avhw_backend_get_decode_frame_threads (b, index,
+          id, &reason), caps.max_frame_threads);
+  fail_unless_equals_string (reason, caps.frame_threads_reason);
+  g_free (reason);
+  desc = gst_avhw_backend_get_decode_description (b, index, id);
+  *what = gst_avhw_decoder_caps_describe (&caps);
+  fail_unless_equals_string (desc, *what);
+  fail_unless (ok || desc == NULL, "%s: a no for %s with a description",
+      backend_name, name);
+  g_free (desc);
+  if (!ok)
+    *what = g_steal_pointer (&caps.reason);
+  gst_avhw_decoder_caps_clear (&caps);
+  return ok;
+}
+
+/* The same for encoding: a yes only where FFmpeg has an encoder. */
+static void
+check_encoder_answer (GstAvhwBackend * b, guint index, enum AVCodecID id)
+{
+  GstAvhwEncoderCaps caps;
+  GPtrArray *encs = gst_avhw_backend_get_encoders (b, id);
+  gchar *why = NULL, *reason = NULL;
+
+  gst_avhw_backend_query_encoder (b, index, id, &caps);
+  fail_unless (gst_avhw_encoder_caps_check (&caps, &why), "%s %s encoding: "
+      "%s", backend_name, avcodec_get_name (id), why);
+  fail_unless (!caps.supported || encs->len > 0, "%s: encodes %s with no "
+      "FFmpeg encoder", backend_name, avcodec_get_name (id));
+  fail_unless_equals_int (gst_avhw_backend_device_encodes (b, index, id,
+          &reason), caps.supported);
+  fail_unless_equals_string (reason, caps.reason);
+  g_free (reason);
+  g_ptr_array_unref (encs);
+  gst_avhw_encoder_caps_clear (&caps);
+}
+
+/* The backend's own answers keep the rules too: asked directly, as the
+ * library asks, so they are exercised even where this FFmpeg has no
+ * hardware decoder for the device type (the library then says no before
+ * asking). */
+static void
+check_own_answers (GstAvhwBackend * b, guint index, enum AVCodecID id,
+    gboolean print)
+{
+  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+  gchar *why = NULL;
+
+  if (klass->query_decoder) {
+    GstAvhwDecoderCaps caps;
+
+    gst_avhw_decoder_caps_init (&caps);
+    klass->query_decoder (b, index, id, &caps);
+    fail_unless (gst_avhw_decoder_caps_check (&caps, &why), "%s's own "
+        "answer for %s: %s", backend_name, avcodec_get_name (id), why);
+    if (print && !caps.supported)
+      g_print ("    (own answer: %s)\n", caps.reason);
+    gst_avhw_decoder_caps_clear (&caps);
+  }
+  if (klass->query_encoder) {
+    GstAvhwEncoderCaps caps;
+
+    gst_avhw_encoder_caps_init (&caps);
+    klass->query_encoder (b, index, id, &caps);
+    fail_unless (gst_avhw_encoder_caps_check (&caps, &why), "%s's own encoder "
+        "answer for %s: %s", backend_name, avcodec_get_name (id), why);
+    gst_avhw_encoder_caps_clear (&caps);
+  }
+}
+
+/* Every codec gets an answer that keeps the rules, and cheaply: the
+ * backend asks its driver once per device, not at every call. */
 GST_START_TEST (test_decode_answers)
 {
   GstAvhwDevice *dev = open_dev ();
   GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
-  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
   guint index = gst_avhw_device_get_index (dev), n, i, round, yes = 0;
   const enum AVCodecID *ids = gst_avhw_codec_list (&n);
   gint64 t[3];
@@ -276,88 +378,16 @@ GST_START_TEST (test_decode_answers)
   for (round = 0; round < 2; round++) {
     t[round] = g_get_monotonic_time ();
     for (i = 0; i < n; i++) {
-      gchar *reason = NULL, *what;
-      gboolean ok = gst_avhw_backend_device_decodes (b, index, ids[i],
-          &reason);
+      gchar *what = NULL;
+      gboolean ok = check_decoder_answer (b, index, ids[i], &what);
 
-      fail_unless (ok || (reason && *reason), "%s: no %s without a reason",
-          backend_name, avcodec_get_name (ids[i]));
-      fail_unless (!ok || reason == NULL, "%s: a yes with a reason (%s)",
-          backend_name, reason);
-      what = gst_avhw_backend_get_decode_description (b, index, ids[i]);
-      fail_unless (ok || what == NULL);
-      /* engines only for what it decodes, and a count a GPU can have */
-      fail_unless (ok || gst_avhw_backend_get_decode_engines (b, index,
-              ids[i]) == 0, "%s: engines for %s, which it does not decode",
-          backend_name, avcodec_get_name (ids[i]));
-      fail_unless (gst_avhw_backend_get_decode_engines (b, index,
-              ids[i]) <= 64);
-      /* picture slots and fields: only for what it decodes; a field-coded
-       * no says why */
-      fail_unless (ok || gst_avhw_backend_get_decode_slots (b, index,
-              ids[i]) == 0, "%s: slots for %s, which it does not decode",
-          backend_name, avcodec_get_name (ids[i]));
-      fail_unless (gst_avhw_backend_get_decode_slots (b, index, ids[i])
-          <= 64);
-      {
-        gchar *why = NULL;
-        gboolean fields = gst_avhw_backend_decodes_field_coded (b, index,
-            ids[i], &why);
-
-        fail_unless (!fields || ok);
-        fail_unless (fields || (why && *why), "%s: fields of %s refused "
-            "without a reason", backend_name, avcodec_get_name (ids[i]));
-        g_free (why);
-      }
-      {
-        /* hardware encoding: only where FFmpeg has an encoder for it; a no
-         * says why */
-        gchar *why = NULL;
-        GPtrArray *encs = gst_avhw_backend_get_encoders (b, ids[i]);
-        gboolean encodes = gst_avhw_backend_device_encodes (b, index, ids[i],
-            &why);
-
-        fail_unless (!encodes || encs->len > 0, "%s: encodes %s with no "
-            "FFmpeg encoder", backend_name, avcodec_get_name (ids[i]));
-        fail_unless (encodes || (why && *why), "%s: %s encoding refused "
-            "without a reason", backend_name, avcodec_get_name (ids[i]));
-        fail_unless (!encodes || why == NULL, "%s: a yes with a reason (%s)",
-            backend_name, why);
-        g_ptr_array_unref (encs);
-        g_free (why);
-      }
-      {
-        /* a frame-thread limit: only for what it decodes, with a reason */
-        gchar *why = NULL;
-        guint threads = gst_avhw_backend_get_decode_frame_threads (b, index,
-            ids[i], &why);
-
-        fail_unless (ok || threads == 0, "%s: frame threads for %s, which "
-            "it does not decode", backend_name, avcodec_get_name (ids[i]));
-        fail_unless (threads == 0 || (why && *why), "%s: %u frame threads "
-            "for %s without a reason", backend_name, threads,
-            avcodec_get_name (ids[i]));
-        g_free (why);
-      }
-      fail_unless (!ok || !klass->get_decode_description || (what && *what),
-          "%s decodes %s and does not describe it", backend_name,
-          avcodec_get_name (ids[i]));
+      check_encoder_answer (b, index, ids[i]);
       if (round == 0)
         g_print ("  %s:%u %s: %s\n", backend_name, index,
-            avcodec_get_name (ids[i]), ok ? (what ? what : "yes") : reason);
+            avcodec_get_name (ids[i]), what ? what : "yes");
+      check_own_answers (b, index, ids[i], round == 0);
       yes += ok;
       g_free (what);
-      g_free (reason);
-
-      if (klass->device_decodes) {
-        reason = NULL;
-        ok = klass->device_decodes (b, index, ids[i], &reason);
-        fail_unless (ok || (reason && *reason), "%s's own answer: no %s "
-            "without a reason", backend_name, avcodec_get_name (ids[i]));
-        if (round == 0 && !ok)
-          g_print ("    (own answer: %s)\n", reason);
-        g_free (reason);
-      }
     }
   }
   t[2] = g_get_monotonic_time ();
@@ -367,6 +397,55 @@ GST_START_TEST (test_decode_answers)
       (t[2] - t[1]) / 1000);
   g_print ("  %s: decodes %u of %u codecs in hardware (again: %" G_GINT64_FORMAT
       " us)\n", backend_name, yes / 2, n, t[2] - t[1]);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+/* Interop with GStreamer's own device types lives in the optional
+ * GstAvhwForeignInterop interface only: without it the backend offers
+ * none; with it, a context type comes with its handle and wrap vfuncs and
+ * a memory feature with a way in or out, and the library's answers are
+ * the interface's. */
+GST_START_TEST (test_foreign_interop)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
+  GstAvhwForeignInteropInterface *iface =
+      gst_avhw_backend_get_foreign_interop (b);
+
+  fail_unless_equals_int (iface != NULL, GST_IS_AVHW_FOREIGN_INTEROP (b));
+  if (!iface) {
+    fail_unless (gst_avhw_backend_get_foreign_context_type (b) == NULL);
+    fail_unless (gst_avhw_backend_get_foreign_memory_feature (b) == NULL);
+    fail_unless (gst_avhw_backend_get_foreign_input_feature (b) == NULL);
+    fail_if (gst_avhw_backend_device_imports_foreign (b, dev));
+    fail_if (gst_avhw_backend_device_exports_foreign (b, dev,
+            AV_PIX_FMT_NV12, NULL));
+    g_print ("  %s: no GstAvhwForeignInterop\n", backend_name);
+    gst_object_unref (dev);
+    return;
+  }
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_context_type (b),
+      iface->foreign_context_type);
+  fail_unless (!iface->foreign_context_type
+      || (iface->foreign_context_get_handle && iface->wrap_foreign_context));
+  fail_unless (iface->foreign_context_type || iface->foreign_memory_feature,
+      "%s: GstAvhwForeignInterop with neither a context type nor a memory "
+      "feature", backend_name);
+  fail_unless (!iface->foreign_memory_feature
+      || g_str_has_prefix (iface->foreign_memory_feature, "memory:"));
+  fail_unless (!iface->foreign_memory_feature || iface->export_foreign_buffer
+      || iface->import_foreign_buffer, "%s: a foreign memory feature with no "
+      "way in or out", backend_name);
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_memory_feature (b),
+      iface->export_foreign_buffer ? iface->foreign_memory_feature : NULL);
+  fail_unless_equals_string (gst_avhw_backend_get_foreign_input_feature (b),
+      iface->import_foreign_buffer ? iface->foreign_memory_feature : NULL);
+  g_print ("  %s: GstAvhwForeignInterop: context %s, memory %s\n",
+      backend_name, iface->foreign_context_type ?
+      iface->foreign_context_type : "(none)", iface->foreign_memory_feature ?
+      iface->foreign_memory_feature : "(none)");
   gst_object_unref (dev);
 }
 
@@ -405,6 +484,7 @@ contract_suite (void)
   tcase_add_test (tc, test_out_of_range_is_clear);
   tcase_add_test (tc, test_scale_contract);
   tcase_add_test (tc, test_decode_answers);
+  tcase_add_test (tc, test_foreign_interop);
   return s;
 }
 

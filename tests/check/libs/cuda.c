@@ -9,7 +9,7 @@
 
 #include <string.h>
 #include <gst/check/gstcheck.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include <ffnvcodec/dynlink_loader.h>
 #include <libavutil/hwcontext_cuda.h>
 

@@ -87,12 +87,137 @@ gst_avhw_future_backend_init (GstAvhwFutureBackend * b)
 {
 }
 
+/* A backend built against contract version 1 (its class struct had the
+ * decoder-capability members of that version). */
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwOldBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwOldBackendClass;
+static GType gst_avhw_old_backend_get_type (void);
+G_DEFINE_TYPE (GstAvhwOldBackend, gst_avhw_old_backend, GST_TYPE_AVHW_BACKEND);
+
+static void
+gst_avhw_old_backend_class_init (GstAvhwOldBackendClass * klass)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (klass);
+
+  b->contract_version = 1;
+  b->name = "old";
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = "memory:AVHWOld";
+  b->get_n_devices = dummy_get_n_devices;
+}
+
+static void
+gst_avhw_old_backend_init (GstAvhwOldBackend * b)
+{
+}
+
+/* A backend whose decoder answers break the rules between the fields of
+ * GstAvhwDecoderCaps (never registered: made directly). */
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwLiarBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwLiarBackendClass;
+static GType gst_avhw_liar_backend_get_type (void);
+G_DEFINE_TYPE (GstAvhwLiarBackend, gst_avhw_liar_backend,
+    GST_TYPE_AVHW_BACKEND);
+
+static void
+liar_get_decoders (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
+{
+  if (id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC)
+    g_ptr_array_add (out, (gpointer) avcodec_find_decoder (id));
+}
+
+/* H.264: fields refused without a reason; H.265: a fair answer */
+static void
+liar_query_decoder (GstAvhwBackend * b, guint index, enum AVCodecID id,
+    GstAvhwDecoderCaps * caps)
+{
+  caps->slots = 16;
+  caps->engines = 2;
+  if (id == AV_CODEC_ID_H264)
+    caps->field_coded = FALSE;
+}
+
+static void
+gst_avhw_liar_backend_class_init (GstAvhwLiarBackendClass * klass)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (klass);
+
+  gst_avhw_backend_class_init_contract (klass);
+  b->name = "liar";
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = "memory:AVHWLiar";
+  b->get_n_devices = dummy_get_n_devices;
+  b->get_decoders = liar_get_decoders;
+  b->query_decoder = liar_query_decoder;
+}
+
+static void
+gst_avhw_liar_backend_init (GstAvhwLiarBackend * b)
+{
+}
+
+/* A backend whose GstAvhwForeignInterop names a context type it cannot
+ * wrap: refused. */
+typedef struct
+{
+  GstAvhwBackend parent;
+} GstAvhwHalfinteropBackend;
+typedef struct
+{
+  GstAvhwBackendClass parent;
+} GstAvhwHalfinteropBackendClass;
+static GType gst_avhw_halfinterop_backend_get_type (void);
+static void halfinterop_init (GstAvhwForeignInteropInterface * iface);
+G_DEFINE_TYPE_WITH_CODE (GstAvhwHalfinteropBackend,
+    gst_avhw_halfinterop_backend, GST_TYPE_AVHW_BACKEND,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_AVHW_FOREIGN_INTEROP, halfinterop_init));
+
+static void
+halfinterop_init (GstAvhwForeignInteropInterface * iface)
+{
+  iface->foreign_context_type = "gst.avhwtest.half";
+}
+
+static void
+gst_avhw_halfinterop_backend_class_init (GstAvhwHalfinteropBackendClass * k)
+{
+  GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
+
+  gst_avhw_backend_class_init_contract (k);
+  b->name = "halfinterop";
+  b->hw_device_type = "vulkan";
+  b->hw_pix_fmt = "vulkan";
+  b->caps_feature = "memory:AVHWHalfinterop";
+  b->get_n_devices = dummy_get_n_devices;
+}
+
+static void
+gst_avhw_halfinterop_backend_init (GstAvhwHalfinteropBackend * b)
+{
+}
+
 static gboolean
 test_backends_init (GstPlugin * plugin)
 {
   return gst_avhw_backend_register (plugin, gst_avhw_dummy_backend_get_type ())
+      && gst_avhw_backend_register (plugin, gst_avhw_future_backend_get_type ())
+      && gst_avhw_backend_register (plugin, gst_avhw_old_backend_get_type ())
       && gst_avhw_backend_register (plugin,
-      gst_avhw_future_backend_get_type ());
+      gst_avhw_halfinterop_backend_get_type ());
 }
 
 static gboolean
@@ -285,6 +410,93 @@ GST_START_TEST (test_contract_version_refused)
 
 GST_END_TEST;
 
+/* A version-1 backend is refused, and the message names both versions
+ * and what to do. */
+GST_START_TEST (test_version_1_refused)
+{
+  GError *err = NULL;
+
+  fail_unless_equals_int (GST_AVHW_BACKEND_CONTRACT_VERSION, 2);
+  fail_if (listed ("old"));
+  fail_if (gst_avhw_backend_find ("old", &err) != NULL);
+  fail_unless (strstr (err->message, "(GstAvhwOldBackend) was built for "
+          "backend contract version 1, this library speaks version 2; "
+          "rebuild the backend against this gst-avhw") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+/* A GstAvhwForeignInterop naming a context type without the vfuncs that
+ * wrap it is refused, saying which. */
+GST_START_TEST (test_half_interop_refused)
+{
+  GError *err = NULL;
+
+  fail_if (listed ("halfinterop"));
+  fail_if (gst_avhw_backend_find ("halfinterop", &err) != NULL);
+  fail_unless (strstr (err->message, "(GstAvhwHalfinteropBackend): its "
+          "GstAvhwForeignInterop names foreign context type gst.avhwtest.half "
+          "but lacks foreign_context_get_handle or wrap_foreign_context")
+      != NULL, "%s", err->message);
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+/* The rules between the fields of a decoder answer, and what the library
+ * makes of an answer that breaks them: a no naming the backend and the
+ * rule. */
+GST_START_TEST (test_decoder_caps_rules)
+{
+  GstAvhwBackend *b = g_object_new (gst_avhw_liar_backend_get_type (), NULL);
+  GstAvhwDecoderCaps caps;
+  gchar *why = NULL, *reason = NULL;
+
+  gst_avhw_decoder_caps_init (&caps);
+  fail_unless (gst_avhw_decoder_caps_check (&caps, NULL));
+  caps.max_width = 4096;
+  fail_if (gst_avhw_decoder_caps_check (&caps, &why));
+  fail_unless (strstr (why, "one side") != NULL, "%s", why);
+  g_clear_pointer (&why, g_free);
+  caps.max_height = 2304;
+  caps.max_frame_threads = 1;
+  fail_if (gst_avhw_decoder_caps_check (&caps, NULL));
+  caps.frame_threads_reason = g_strdup ("one thread only");
+  caps.bit_depths = GST_AVHW_BIT_DEPTH (8) | GST_AVHW_BIT_DEPTH (10);
+  caps.chroma = GST_AVHW_CHROMA_420;
+  caps.slots = 17;
+  fail_unless (gst_avhw_decoder_caps_check (&caps, NULL));
+  why = gst_avhw_decoder_caps_describe (&caps);
+  fail_unless_equals_string (why, "8-bit, 10-bit 4:2:0, up to 4096x2304, "
+      "17 picture slots");
+  g_clear_pointer (&why, g_free);
+  caps.supported = FALSE;
+  fail_if (gst_avhw_decoder_caps_check (&caps, NULL));
+  caps.reason = g_strdup ("no");
+  fail_unless (gst_avhw_decoder_caps_check (&caps, NULL));
+  fail_unless (gst_avhw_decoder_caps_describe (&caps) == NULL);
+  gst_avhw_decoder_caps_clear (&caps);
+
+  fail_if (gst_avhw_backend_device_decodes (b, 0, AV_CODEC_ID_H264, &reason));
+  fail_unless (strstr (reason, "backend liar broke the contract") != NULL
+      && strstr (reason, "fields refused without a reason") != NULL, "%s",
+      reason);
+  g_clear_pointer (&reason, g_free);
+  fail_unless_equals_int (gst_avhw_backend_get_decode_slots (b, 0,
+          AV_CODEC_ID_H264), 0);
+  fail_unless (gst_avhw_backend_device_decodes (b, 0, AV_CODEC_ID_HEVC, NULL));
+  fail_unless_equals_int (gst_avhw_backend_get_decode_engines (b, 0,
+          AV_CODEC_ID_HEVC), 2);
+  fail_if (gst_avhw_backend_device_decodes (b, 0, AV_CODEC_ID_VP9, &reason));
+  fail_unless (strstr (reason, "no FFmpeg decoder") != NULL, "%s", reason);
+  g_free (reason);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_no_backend_installed)
 {
   GError *err = NULL;
@@ -388,6 +600,9 @@ registry_suite (void)
   tcase_add_test (tc, test_index_out_of_range);
   tcase_add_test (tc, test_unavailable_device_type);
   tcase_add_test (tc, test_contract_version_refused);
+  tcase_add_test (tc, test_version_1_refused);
+  tcase_add_test (tc, test_half_interop_refused);
+  tcase_add_test (tc, test_decoder_caps_rules);
   tcase_add_test (tc, test_codec_and_format_maps);
   tcase_add_test (tc, test_silent_transfer_failure_gets_error);
   return s;

@@ -1,0 +1,302 @@
+/* gst-avhw: the backend contract, for those who implement a backend (and
+ * the elements): the class struct and the calls that take FFmpeg types
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/avhw/gstavhwbackend.h>
+#include <libavutil/buffer.h>
+#include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
+#include <libavcodec/avcodec.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GST_AVHW_BACKEND_CONTRACT_VERSION:
+ *
+ * The version of the backend contract this library speaks. A backend stores
+ * the value it was compiled against in #GstAvhwBackendClass.contract_version
+ * (gst_avhw_backend_class_init_contract() does that); the registry refuses a
+ * backend whose version differs, with a message naming both versions.
+ */
+#define GST_AVHW_BACKEND_CONTRACT_VERSION 2
+
+/**
+ * GstAvhwBackendClass:
+ * @parent_class: the parent class
+ * @contract_version: GST_AVHW_BACKEND_CONTRACT_VERSION as the backend was
+ *   built. Required; set it with gst_avhw_backend_class_init_contract().
+ * @name: short lower-case name used in device strings ("vulkan", "cuda").
+ *   Required.
+ * @description: one line for humans. Optional.
+ * @hw_device_type: FFmpeg's name of the hardware device type, resolved at
+ *   run time with av_hwdevice_find_type_by_name() ("vulkan", "cuda", or a
+ *   vendor fork's own). Required.
+ * @hw_pix_fmt: FFmpeg's name of the hardware pixel format of the backend's
+ *   frames, resolved with av_get_pix_fmt() ("vulkan", "cuda"). Required.
+ * @caps_feature: caps feature of the backend's device memory
+ *   ("memory:AVHWVulkan"). Required.
+ * @rank: preference when a user asks for `auto`: the present backend with
+ *   the highest rank wins (a #GstRank value). Optional, defaults to 0.
+ * @get_n_devices: cheap enumeration that must not create a device context or
+ *   wake the device. Returns the number of devices; when it returns 0 it may
+ *   set @reason to a newly allocated string saying why. Required.
+ * @get_device_description: a one-line description of device @index ("llvmpipe
+ *   (LLVM 15)"). Optional; the default is "<name>:<index>".
+ * @get_device_string: the `device` argument handed to
+ *   av_hwdevice_ctx_create() for device @index. Optional; the default is the
+ *   index in decimal.
+ * @open_device: creates the FFmpeg device context for device @index, with
+ *   @options as av_hwdevice_ctx_create() options. Returns a new reference or
+ *   %NULL with @error set. Optional; the default calls
+ *   av_hwdevice_ctx_create() with @get_device_string.
+ * @wrap_device: wraps a native device handle that someone else owns (a
+ *   CUcontext, a VkDevice...) into a new FFmpeg device context (alloc, fill
+ *   hwctx, init). The meaning of @native is backend specific and documented
+ *   by the backend. Optional; absent means wrapping is not supported.
+ * @get_decoders: the ordered FFmpeg decoder candidates for @codec_id that
+ *   decode on this backend's devices: a native decoder with an FFmpeg hwaccel
+ *   for the device type, or a wrapper decoder (h264_cuvid,
+ *   h264_<vendor>dec). Add `const AVCodec *` to @candidates. Optional; the
+ *   default adds every decoder whose hardware configuration names the
+ *   backend's device type, native decoders first.
+ * @get_encoders: the same for encoders. Optional; same default.
+ * @upload: copies the system-memory frame @src into the device frame @dst.
+ *   Optional; the default is av_hwframe_transfer_data().
+ * @download: copies the device frame @src into the system-memory frame
+ *   @dst, which has planes (the library gives a frame without any planes
+ *   in the device frames' format and @src's size first, as
+ *   av_hwframe_transfer_data() does). Optional; the default is
+ *   av_hwframe_transfer_data().
+ * @copy: device-to-device copy of @src into @dst. Optional; absent means
+ *   such a copy fails with a clear "not supported" error.
+ * @get_sw_formats: the software formats (`enum AVPixelFormat` as gint) the
+ *   frames of the device @device_ctx can hold, as a new array. Optional;
+ *   the default is FFmpeg's frame constraints. The library keeps only those
+ *   it can really allocate.
+ * @query_decoder: what device @index decodes of @codec_id in hardware,
+ *   in one answer (#GstAvhwDecoderCaps), from the driver's own capability
+ *   query (cuvidGetDecoderCaps, vkGetPhysicalDeviceVideoCapabilitiesKHR),
+ *   cheap: asked once per device and kept. The library fills @caps with
+ *   gst_avhw_decoder_caps_init() first and asks only where the backend has
+ *   decoder candidates for @codec_id; the backend changes what it knows (a
+ *   no with its @reason; slots, engines, limits and their reasons). An
+ *   answer that breaks gst_avhw_decoder_caps_check()'s rules counts as a
+ *   no. Used to register autoplugging decoders, by avhwdec (software
+ *   straight away, parallel=0, H.264 slots, field-coded streams, frame
+ *   threads) and by gst-avhw-info. Optional; absent: every codec with
+ *   candidates decodes, nothing more known.
+ * @query_encoder: the same for encoding, in a #GstAvhwEncoderCaps
+ *   (gst_avhw_encoder_caps_init(): not supported), asked cheaply (no
+ *   encoder session where it can be avoided), only where the backend has
+ *   encoder candidates. Where it says yes, an autoplugging encoder
+ *   `avhw<backend><codec>enc` is registered for encodebin and transcodebin.
+ *   Optional; absent: not known, nothing is registered (avhwenc still
+ *   tries the backend's encoders when it opens).
+ * @scale_filter: FFmpeg's name of the libavfilter filter that scales and
+ *   converts this backend's hardware frames on the device ("scale_cuda",
+ *   "scale_vulkan", a vendor's own), looked up at run time with
+ *   avfilter_get_by_name(). It must take the options `w`, `h` and `format`
+ *   (an output software format name). Optional; %NULL: the backend's
+ *   devices do not scale, and avhwconvertscale says so.
+ * @get_scale_formats: adds to @out_formats (`enum AVPixelFormat` as gint)
+ *   the software formats @scale_filter makes from frames of @in_format on
+ *   the device @device_ctx, @in_format itself included where the filter
+ *   scales it; none when it does not take @in_format. Optional; the
+ *   default is @in_format alone (scaling without conversion).
+ * @get_scale_method_args: the @scale_filter options ("interp_algo=bicubic")
+ *   that select @method, "" for the filter's default, %NULL when the filter
+ *   cannot scale that way. Optional; the default accepts
+ *   %GST_AVHW_SCALE_METHOD_DEFAULT only.
+ * @get_scale_filter_for: for a backend with more than one filter (Vulkan:
+ *   scale_vulkan, and libplacebo for what scale_vulkan cannot make), the
+ *   filter that makes @out_format from @in_format (one @get_scale_formats
+ *   lists), and in @options its options for @method ("" for its default;
+ *   %NULL when it cannot scale that way); the filter takes `w`, `h` and
+ *   `format` like @scale_filter. Returns %NULL for @scale_filter with
+ *   @get_scale_method_args. Optional; %NULL: @scale_filter for every conversion.
+ * @frames_get_buffer: a new frame of the frames context @frames_ctx into
+ *   @frame, as av_hwframe_get_buffer() (its return value). For a backend
+ *   whose FFmpeg hwcontext uses a device queue while allocating, so that
+ *   allocations must not overlap its own transfers (FFmpeg 5.1's Vulkan
+ *   frames submit a layout transition from each new frame). Every device
+ *   frame avhw allocates comes through it. Optional; the default is
+ *   av_hwframe_get_buffer().
+ *
+ * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
+ * and memory) is not in the class: a backend that has it implements the
+ * optional #GstAvhwForeignInteropInterface.
+ *
+ * A backend is one subclass of #GstAvhwBackend living in its own plugin; it
+ * registers its type with gst_avhw_backend_register(). One instance per
+ * backend type exists per process, made by the registry. Every vfunc gets
+ * the device context (`AVBufferRef` whose data is an #AVHWDeviceContext)
+ * where it needs one; backends keep no per-device state of their own.
+ */
+struct _GstAvhwBackendClass
+{
+  GstObjectClass parent_class;
+
+  guint contract_version;
+  const gchar *name;
+  const gchar *description;
+  const gchar *hw_device_type;
+  const gchar *hw_pix_fmt;
+  const gchar *caps_feature;
+  guint rank;
+
+  guint (*get_n_devices) (GstAvhwBackend * backend, gchar ** reason);
+  gchar *(*get_device_description) (GstAvhwBackend * backend, guint index);
+  gchar *(*get_device_string) (GstAvhwBackend * backend, guint index);
+  AVBufferRef *(*open_device) (GstAvhwBackend * backend, guint index,
+      const GstStructure * options, GError ** error);
+  AVBufferRef *(*wrap_device) (GstAvhwBackend * backend, gpointer native,
+      GError ** error);
+  void (*get_decoders) (GstAvhwBackend * backend, enum AVCodecID codec_id,
+      GPtrArray * candidates);
+  void (*get_encoders) (GstAvhwBackend * backend, enum AVCodecID codec_id,
+      GPtrArray * candidates);
+  gboolean (*upload) (GstAvhwBackend * backend, AVFrame * dst,
+      const AVFrame * src, GError ** error);
+  gboolean (*download) (GstAvhwBackend * backend, AVFrame * dst,
+      const AVFrame * src, GError ** error);
+  gboolean (*copy) (GstAvhwBackend * backend, AVFrame * dst,
+      const AVFrame * src, GError ** error);
+  GArray *(*get_sw_formats) (GstAvhwBackend * backend,
+      AVBufferRef * device_ctx);
+  int (*frames_get_buffer) (GstAvhwBackend * backend, AVBufferRef * frames_ctx,
+      AVFrame * frame);
+
+  void (*query_decoder) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, GstAvhwDecoderCaps * caps);
+  void (*query_encoder) (GstAvhwBackend * backend, guint index,
+      enum AVCodecID codec_id, GstAvhwEncoderCaps * caps);
+
+  const gchar *scale_filter;
+  void (*get_scale_formats) (GstAvhwBackend * backend,
+      AVBufferRef * device_ctx, enum AVPixelFormat in_format,
+      GArray * out_formats);
+  const gchar *(*get_scale_method_args) (GstAvhwBackend * backend,
+      GstAvhwScaleMethod method);
+  const gchar *(*get_scale_filter_for) (GstAvhwBackend * backend,
+      enum AVPixelFormat in_format, enum AVPixelFormat out_format,
+      GstAvhwScaleMethod method, const gchar ** options);
+
+  /*< private >*/
+  gpointer _gst_reserved[GST_PADDING_LARGE];
+};
+
+/**
+ * gst_avhw_backend_class_init_contract:
+ * @klass: the backend class being initialised
+ *
+ * Stamps @klass with the contract version the backend is compiled against.
+ * Call it first in every backend's class_init.
+ */
+#define gst_avhw_backend_class_init_contract(klass) \
+  (GST_AVHW_BACKEND_CLASS (klass)->contract_version = \
+      GST_AVHW_BACKEND_CONTRACT_VERSION)
+
+GST_AVHW_API
+gboolean gst_avhw_backend_register (GstPlugin * plugin, GType type);
+
+GST_AVHW_API
+enum AVHWDeviceType gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend);
+
+GST_AVHW_API
+enum AVPixelFormat gst_avhw_backend_get_hw_pix_fmt (GstAvhwBackend * backend);
+
+GST_AVHW_API
+AVBufferRef * gst_avhw_backend_open_device (GstAvhwBackend * backend,
+    guint index, const GstStructure * options, GError ** error);
+
+GST_AVHW_API
+AVBufferRef * gst_avhw_backend_wrap_device (GstAvhwBackend * backend,
+    gpointer native, GError ** error);
+
+GST_AVHW_API
+GPtrArray * gst_avhw_backend_get_decoders (GstAvhwBackend * backend,
+    enum AVCodecID codec_id);
+
+GST_AVHW_API
+void gst_avhw_backend_query_decoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwDecoderCaps * caps);
+
+GST_AVHW_API
+void gst_avhw_backend_query_encoder (GstAvhwBackend * backend, guint index,
+    enum AVCodecID codec_id, GstAvhwEncoderCaps * caps);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_device_decodes (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+gchar * gst_avhw_backend_get_decode_description (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+int gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
+    AVBufferRef * frames_ctx, AVFrame * frame);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_decodes_field_coded (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+guint gst_avhw_backend_get_decode_frame_threads (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_device_encodes (GstAvhwBackend * backend,
+    guint index, enum AVCodecID codec_id, gchar ** reason);
+
+GST_AVHW_API
+GPtrArray * gst_avhw_backend_get_encoders (GstAvhwBackend * backend,
+    enum AVCodecID codec_id);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_upload (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_download (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx);
+
+GST_AVHW_API
+void gst_avhw_options_to_dict (const GstStructure * options,
+    AVDictionary ** dict);
+
+GST_AVHW_API
+AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,
+    const gchar * what, gpointer native,
+    void (*fill) (void *hwctx, gpointer native),
+    void (*free_cb) (AVHWDeviceContext * dctx), void *user_opaque,
+    GError ** error);
+
+GST_AVHW_API
+GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx, enum AVPixelFormat in_format);
+
+GST_AVHW_API
+const gchar * gst_avhw_backend_choose_scale_filter (GstAvhwBackend * backend,
+    enum AVPixelFormat in_format, enum AVPixelFormat out_format,
+    GstAvhwScaleMethod method, const gchar ** options);
+
+G_END_DECLS
