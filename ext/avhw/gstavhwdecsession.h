@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gst/gst.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include "gstavhwdecwatch.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,7 @@
  */
 #pragma once
 
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gst/video/video.h>
-#include <gst/avhw/gstavhw.h>
+#include <gst/avhw/gstavhw-impl.h>
 
 G_BEGIN_DECLS
 

@@ -23,10 +23,3 @@ GST_AVHW_API
 void gst_avhw_init (void);
 
 G_END_DECLS
-
-/* Transitional: code that defines GST_AVHW_USE_IMPL_API before including
- * this header gets the implementer API too, as with gstavhw-impl.h (the
- * elements plugin's decoder files, until they include gstavhw-impl.h). */
-#ifdef GST_AVHW_USE_IMPL_API
-#include <gst/avhw/gstavhw-impl.h>
-#endif
