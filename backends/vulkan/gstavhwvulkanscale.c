@@ -11,10 +11,10 @@
  *
  * What scale_vulkan cannot make, RGB from YUV (and other RGB orders),
  * FFmpeg's libplacebo filter makes where this FFmpeg has it, with FFmpeg
- * 5.1 only for now (see vk_has_placebo()): it converts with the matrix and range the input frame is
- * tagged with (avhwconvertscale tags it from the caps), to full-range RGB,
- * and scales with the method asked (its default: mitchell down, spline36
- * up). Options: normalize_sar=0 (the output size is the one asked, no
+ * 5.1 and 7 (see vk_has_placebo()): it converts with the matrix and range
+ * the input frame is tagged with (avhwconvertscale tags it from the caps),
+ * to full-range RGB, and scales with the method asked (its default:
+ * mitchell down, spline36 up). Options: normalize_sar=0 (the output size is the one asked, no
  * borders); disable_linear=1 and sigmoid=0 (scaled in the signal's own
  * gamma, as videoconvertscale, PIL and torchvision do, not in linear
  * light); dithering=-1 (none: the same frame gives the same bytes).
@@ -79,12 +79,13 @@ vk_has_placebo (void)
   static gboolean has;
 
   if (g_once_init_enter (&once)) {
-#if LIBAVFILTER_VERSION_MAJOR < 9
+#if LIBAVFILTER_VERSION_MAJOR == 8 || LIBAVFILTER_VERSION_MAJOR == 10
+    /* FFmpeg 5.1 and 7 (checked: 5.1, and 7.1 with libplacebo 7.349,
+     * whose filter queues by time: the graph gives it a timeline and a
+     * frame rate, see gstavhwscalegraph.c) */
     has = avfilter_get_by_name ("libplacebo") != NULL;
 #else
-    /* FFmpeg 7.1's libplacebo (libavfilter 10) gave wrong pictures here
-     * (3 dB against videoconvertscale on lavapipe, every frame, no error);
-     * not offered until that is understood, nor on 6.x, not checked. */
+    /* FFmpeg 6 and 8: not checked */
     has = FALSE;
 #endif
     g_once_init_leave (&once, 1);

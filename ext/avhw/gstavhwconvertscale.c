@@ -548,7 +548,8 @@ gst_avhw_convert_scale_generate_output (GstBaseTransform * trans,
   return pull_output (self, outbuf);
 }
 
-/* At EOS: what the graph still holds goes downstream before the EOS. */
+/* At EOS and at new caps: what the graph still holds goes downstream
+ * first. */
 static GstFlowReturn
 drain (GstAvhwConvertScale * self)
 {
@@ -585,6 +586,10 @@ gst_avhw_convert_scale_sink_event (GstBaseTransform * trans, GstEvent * event)
       drain (self);
       break;
     case GST_EVENT_CAPS:
+      /* A filter that queues (FFmpeg 7's libplacebo holds a frame until
+       * the next) gives out what it holds before the graph is rebuilt,
+       * under the caps it was made for. */
+      drain (self);
       gst_event_parse_caps (event, &caps);
       gst_caps_ref (caps);
       break;

@@ -30,10 +30,17 @@ struct _GstAvhwScaleGraph
   gint64 next_pts;              /* the input's timeline, in ns */
 };
 
-/* The graph's input timeline: a frame each 40 ms. Filters that queue by
- * time (FFmpeg 7's libplacebo) want increasing timestamps, and an end time
- * to give out the last frame; the buffers keep their own. */
-#define FRAME_STEP_NS (40 * G_GINT64_CONSTANT (1000000))
+/* The graph's input timeline: 25 frames a second, a frame each 40 ms.
+ * Filters that queue by time (FFmpeg 7's libplacebo) want increasing
+ * timestamps, an end time to give out the last frame, and the frame rate:
+ * without one, FFmpeg 7.1's libplacebo asks its queue for the mix with an
+ * infinite vsync duration (vf_libplacebo.c, libplacebo_activate()), the
+ * queue's first mix then has none (libplacebo 7.349, frame_queue.c,
+ * oversample()), pl_render_image_mix() refuses it and the filter, which
+ * does not check, gives out the first frame of each graph undrawn. The
+ * buffers keep their own timestamps. */
+#define FRAME_RATE 25
+#define FRAME_STEP_NS (GST_SECOND / FRAME_RATE)
 
 static void
 init_debug (void)
@@ -115,6 +122,8 @@ init_source (GstAvhwScaleGraph * g, const GstAvhwScaleGraphParams * p)
   /* Timestamps travel on the GstBuffers; the source wants a time base. */
   par->time_base = (AVRational) {
   1, 1000000000};
+  par->frame_rate = (AVRational) {
+  FRAME_RATE, 1};
   par->sample_aspect_ratio = p->sar;
   par->hw_frames_ctx = p->in_frames;
   ret = av_buffersrc_parameters_set (g->src, par);

@@ -622,6 +622,71 @@ GST_START_TEST (test_renegotiate_and_flush)
 
 GST_END_TEST;
 
+/* RGB from a filter that queues by time (FFmpeg 7's libplacebo, which
+ * gives a frame out when the next one is in): every frame comes out, the
+ * first of each graph too, drawn, across a rebuild (new caps) and at EOS.
+ * FFmpeg 7.1's libplacebo drew nothing into the first frame of a graph
+ * whose input had no frame rate (all zeros, alpha too), and the frame it
+ * held at a caps change was dropped. Mid-grey NV12 (BT.601, limited) is
+ * 130 in RGB. */
+GST_START_TEST (test_rgb_every_frame)
+{
+  const struct
+  {
+    gint w, h;
+  } sizes[] = { {320, 240}, {160, 90} };
+  gchar *desc;
+  GstHarness *h;
+  GstBuffer *out;
+  guint s, i, n = 0;
+
+  if (!filter_makes (GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGBA)) {
+    g_print ("  %s cannot make RGBA from NV12 here: skipped\n", filter_name);
+    return;
+  }
+  desc = g_strdup_printf ("avhwupload device=%s ! avhwconvertscale ! "
+      "video/x-raw(%s),format=RGBA,width=96,height=64 ! avhwdownload",
+      device_name, feature);
+  h = gst_harness_new_parse (desc);
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    GstVideoInfo info;
+
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, sizes[s].w,
+        sizes[s].h);
+    gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+    for (i = 0; i < 2; i++) {
+      GstBuffer *in = gst_buffer_new_allocate (NULL,
+          GST_VIDEO_INFO_SIZE (&info), NULL);
+
+      gst_buffer_memset (in, 0, 0x80, GST_VIDEO_INFO_SIZE (&info));
+      GST_BUFFER_PTS (in) = (s * 2 + i) * GST_SECOND / 30;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((out = gst_harness_try_pull (h))) {
+    GstMapInfo map;
+    gsize p, bad = 0;
+
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, 96 * 64 * 4);
+    for (p = 0; p < map.size; p += 4)
+      bad += ABS (map.data[p] - 130) > 3 || map.data[p + 3] != 255;
+    fail_unless (bad == 0, "frame %u: %" G_GSIZE_FORMAT " of %"
+        G_GSIZE_FORMAT " pixels wrong (the first is %u,%u,%u,%u)", n, bad,
+        map.size / 4, map.data[0], map.data[1], map.data[2], map.data[3]);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), n * GST_SECOND / 30);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    n++;
+  }
+  fail_unless_equals_int (n, 2 * G_N_ELEMENTS (sizes));
+  gst_harness_teardown (h);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* A backend with a device that names no scale filter, or NULL. */
 static GstAvhwBackend *
 backend_without_scale_filter (void)
@@ -736,6 +801,7 @@ convertscale_suite (void)
   tcase_add_test (tc, test_add_borders);
   tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_renegotiate_and_flush);
+  tcase_add_test (tc, test_rgb_every_frame);
   none = backend_without_scale_filter ();
   if (none)
     tcase_add_test (tc, test_no_scale_filter);
