@@ -55,8 +55,8 @@ struct _GstAvhwDecSession
   gboolean hw;                  /* its last picture came out on the device */
   enum AVPixelFormat hw_pix_fmt;
   gint threads;                 /* asked for at open (-1: automatic) */
-  gchar *key;                   /* what the decoder cache matches; NULL:
-                                 * not kept */
+  GstAvhwDecoderKey key;        /* what the decoder cache matches */
+  gboolean keyed;               /* FALSE: not worth keeping */
   gchar *counted;               /* the device it is counted on */
   gboolean damaged;             /* the stream had errors: not kept */
   /* how streams end (gstavhwdecjoin.c) */
@@ -248,24 +248,16 @@ new_context (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw)
  * at once instead. hevc, vp9 and av1 keep theirs while the next stream
  * has the same sequence parameters, and software decoders keep their
  * threads. */
-static gchar *
-reuse_key (AVCodecContext * ctx, const AVCodec * codec, gboolean hw)
+static gboolean
+reuse_key (GstAvhwDecoderKey * key, AVCodecContext * ctx,
+    const AVCodec * codec, gboolean hw)
 {
-  gchar *sum = NULL, *key;
-
   if (hw && ((codec->capabilities & AV_CODEC_CAP_HARDWARE)
           || (codec->id == AV_CODEC_ID_H264
               && !gst_avhw_dec_join_applies (codec, hw))))
-    return NULL;
-  if (ctx->extradata_size > 0)
-    sum = g_compute_checksum_for_data (G_CHECKSUM_SHA1, ctx->extradata,
-        ctx->extradata_size);
-  key = g_strdup_printf ("%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
-      "reorder=%d|codec-data=%s", codec->name, hw ? "hw" : "sw",
-      ctx->thread_count, ctx->thread_type, ctx->extra_hw_frames,
-      ctx->strict_std_compliance, ctx->has_b_frames, sum ? sum : "none");
-  g_free (sum);
-  return key;
+    return FALSE;
+  gst_avhw_decoder_key_init (key, ctx, codec, hw);
+  return TRUE;
 }
 
 /* Whether streams end by a join (gstavhwdecjoin.c). */
@@ -332,9 +324,8 @@ try_open (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw,
     ctx->thread_count = hw ? 1 : 0;
     ctx->thread_type = FF_THREAD_SLICE;
   }
-  g_free (s->key);
-  s->key = reuse_key (ctx, codec, hw);
-  kept = s->key ? gst_avhw_device_take_decoder (st->device, s->key) : NULL;
+  s->keyed = reuse_key (&s->key, ctx, codec, hw);
+  kept = s->keyed ? gst_avhw_device_take_decoder (st->device, &s->key) : NULL;
   if (kept) {
     avcodec_free_context (&ctx);
     ctx = kept;
@@ -349,7 +340,7 @@ try_open (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw,
 failed:
   if (ret < 0) {
     hw_uncount (s);
-    g_clear_pointer (&s->key, g_free);
+    s->keyed = FALSE;
     g_string_append_printf (why, "%s%s: %s", why->len ? "; " : "",
         codec->name, av_make_error_string (err, sizeof (err), ret));
     avcodec_free_context (&ctx);
@@ -540,7 +531,7 @@ close_decoder (GstAvhwDecSession * s, gboolean keep)
   s->ctx = NULL;
   g_mutex_unlock (&s->lock);
   hw_uncount (s);
-  keep = keep && s->key && !s->damaged && !s->failed;
+  keep = keep && s->keyed && !s->damaged && !s->failed;
   if (s->failed) {
     gst_avhw_dec_fail_abandon (&ctx);
   } else if (ctx) {
@@ -550,9 +541,10 @@ close_decoder (GstAvhwDecSession * s, gboolean keep)
      * drops. */
     if (keep && !s->joined)
       avcodec_flush_buffers (ctx);
-    gst_avhw_device_give_decoder (s->stream->device, keep ? s->key : NULL, ctx);
+    gst_avhw_device_give_decoder (s->stream->device, keep ? &s->key : NULL,
+        ctx);
   }
-  g_clear_pointer (&s->key, g_free);
+  s->keyed = FALSE;
   av_packet_free (&s->join_idr);
   s->failed = s->damaged = s->join = s->joined = FALSE;
   s->failed_call = NULL;
@@ -907,5 +899,5 @@ gst_avhw_dec_session_joins (GstAvhwDecSession * s)
 gboolean
 gst_avhw_dec_session_keepable (GstAvhwDecSession * s)
 {
-  return s->key && !s->damaged && !s->failed && !s->dead;
+  return s->keyed && !s->damaged && !s->failed && !s->dead;
 }

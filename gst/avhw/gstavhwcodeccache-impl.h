@@ -8,12 +8,58 @@
 
 G_BEGIN_DECLS
 
-GST_AVHW_API
-AVCodecContext * gst_avhw_device_take_decoder (GstAvhwDevice * device,
-    const gchar * key);
+/**
+ * GstAvhwDecoderKey:
+ * @codec: the FFmpeg decoder
+ * @hw: whether it was opened on the device (with a hardware device
+ *   context) rather than in software
+ * @thread_count: FFmpeg's thread_count as opened
+ * @thread_type: FFmpeg's thread_type as opened
+ * @extra_hw_frames: the surfaces added for frames held downstream
+ * @strict_std_compliance: FFmpeg's strict_std_compliance (the H.264
+ *   reorder choice)
+ * @has_b_frames: the reorder depth it was opened with
+ * @has_extradata: whether it was opened with codec data
+ * @extradata_sha1: the SHA-1 of that codec data (zeroes without)
+ *
+ * What an opened decoder is for, as the decoder cache matches it: a kept
+ * decoder goes only to a key equal in every field
+ * (gst_avhw_decoder_key_equal()). Fill it with
+ * gst_avhw_decoder_key_init() from the context about to be opened.
+ */
+typedef struct
+{
+  const AVCodec *codec;
+  gboolean hw;
+  gint thread_count;
+  gint thread_type;
+  gint extra_hw_frames;
+  gint strict_std_compliance;
+  gint has_b_frames;
+  gboolean has_extradata;
+  guint8 extradata_sha1[20];
+
+  /*< private >*/
+  gpointer _gst_reserved[GST_PADDING];
+} GstAvhwDecoderKey;
 
 GST_AVHW_API
-void gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
-    AVCodecContext * ctx);
+void gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
+    const AVCodecContext * ctx, const AVCodec * codec, gboolean hw);
+
+GST_AVHW_API
+gboolean gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
+    const GstAvhwDecoderKey * b);
+
+GST_AVHW_API
+gchar * gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key);
+
+GST_AVHW_API
+AVCodecContext * gst_avhw_device_take_decoder (GstAvhwDevice * device,
+    const GstAvhwDecoderKey * key);
+
+GST_AVHW_API
+void gst_avhw_device_give_decoder (GstAvhwDevice * device,
+    const GstAvhwDecoderKey * key, AVCodecContext * ctx);
 
 G_END_DECLS

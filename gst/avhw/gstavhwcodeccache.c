@@ -5,6 +5,7 @@
 #include "config.h"
 #endif
 
+#include <string.h>
 #include "gstavhw-impl.h"
 #include "gstavhw-private.h"
 #include "gstavhwcodeccache.h"
@@ -43,7 +44,7 @@ GST_DEBUG_CATEGORY_STATIC (avhw_codec_cache_debug);
 typedef struct
 {
   GstAvhwDevice *device;
-  gchar *key;                   /* what the context was opened for */
+  GstAvhwDecoderKey key;        /* what the context was opened for */
   AVCodecContext *ctx;
 } Entry;
 
@@ -57,7 +58,6 @@ entry_free (Entry * e)
 {
   avcodec_free_context (&e->ctx);
   gst_clear_object (&e->device);
-  g_free (e->key);
   g_free (e);
 }
 
@@ -82,9 +82,96 @@ ensure_init_locked (void)
 }
 
 /**
+ * gst_avhw_decoder_key_init: (skip)
+ * @key: (out caller-allocates): the key to fill
+ * @ctx: the decoder context, set up and about to be opened (its threads,
+ *   surfaces, compliance, reorder depth and extradata are read)
+ * @codec: the decoder it is opened with
+ * @hw: whether it is opened on the device
+ *
+ * Fills @key with what @ctx is opened for.
+ */
+void
+gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
+    const AVCodecContext * ctx, const AVCodec * codec, gboolean hw)
+{
+  g_return_if_fail (key != NULL && ctx != NULL && codec != NULL);
+
+  memset (key, 0, sizeof (*key));
+  key->codec = codec;
+  key->hw = hw;
+  key->thread_count = ctx->thread_count;
+  key->thread_type = ctx->thread_type;
+  key->extra_hw_frames = ctx->extra_hw_frames;
+  key->strict_std_compliance = ctx->strict_std_compliance;
+  key->has_b_frames = ctx->has_b_frames;
+  if (ctx->extradata_size > 0) {
+    GChecksum *sha1 = g_checksum_new (G_CHECKSUM_SHA1);
+    gsize len = sizeof (key->extradata_sha1);
+
+    g_checksum_update (sha1, ctx->extradata, ctx->extradata_size);
+    g_checksum_get_digest (sha1, key->extradata_sha1, &len);
+    g_checksum_free (sha1);
+    key->has_extradata = TRUE;
+  }
+}
+
+/**
+ * gst_avhw_decoder_key_equal: (skip)
+ * @a: a key
+ * @b: another key
+ *
+ * Returns: whether @a and @b are equal in every field: a decoder opened
+ *   for one can take the streams of the other
+ */
+gboolean
+gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
+    const GstAvhwDecoderKey * b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  return a->codec == b->codec && !a->hw == !b->hw
+      && a->thread_count == b->thread_count
+      && a->thread_type == b->thread_type
+      && a->extra_hw_frames == b->extra_hw_frames
+      && a->strict_std_compliance == b->strict_std_compliance
+      && a->has_b_frames == b->has_b_frames
+      && !a->has_extradata == !b->has_extradata
+      && memcmp (a->extradata_sha1, b->extradata_sha1,
+      sizeof (a->extradata_sha1)) == 0;
+}
+
+/**
+ * gst_avhw_decoder_key_to_string: (skip)
+ * @key: a key
+ *
+ * Returns: (transfer full): @key for people (debug logs): "h264|hw|
+ *   threads=2/0x3|extra=0|strict=1|reorder=0|codec-data=..."
+ */
+gchar *
+gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
+{
+  GString *s;
+  guint i;
+
+  g_return_val_if_fail (key != NULL && key->codec != NULL, NULL);
+
+  s = g_string_new (NULL);
+  g_string_append_printf (s, "%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
+      "reorder=%d|codec-data=", key->codec->name, key->hw ? "hw" : "sw",
+      key->thread_count, key->thread_type, key->extra_hw_frames,
+      key->strict_std_compliance, key->has_b_frames);
+  if (!key->has_extradata)
+    g_string_append (s, "none");
+  for (i = 0; key->has_extradata && i < sizeof (key->extradata_sha1); i++)
+    g_string_append_printf (s, "%02x", key->extradata_sha1[i]);
+  return g_string_free (s, FALSE);
+}
+
+/**
  * gst_avhw_device_take_decoder: (skip)
  * @device: the device the decoder is for
- * @key: what the decoder is opened for: the same string the giver used
+ * @key: what the decoder is opened for (gst_avhw_decoder_key_init())
  *
  * Takes a kept decoder out of the cache.
  *
@@ -92,9 +179,11 @@ ensure_init_locked (void)
  *   given with @key for @device, or %NULL (a miss: open one)
  */
 AVCodecContext *
-gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
+gst_avhw_device_take_decoder (GstAvhwDevice * device,
+    const GstAvhwDecoderKey * key)
 {
   AVCodecContext *ctx = NULL;
+  gchar *what;
   GList *l;
 
   g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
@@ -107,7 +196,7 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
   for (l = lru.head; l; l = l->next) {
     Entry *e = l->data;
 
-    if (e->device == device && g_str_equal (e->key, key)) {
+    if (e->device == device && gst_avhw_decoder_key_equal (&e->key, key)) {
       g_queue_delete_link (&lru, l);
       ctx = e->ctx;
       e->ctx = NULL;
@@ -120,8 +209,12 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
   else
     misses++;
   g_mutex_unlock (&lock);
-  GST_DEBUG ("%s: %s for %s", gst_avhw_device_get_name (device),
-      ctx ? "hit" : "miss", key);
+  if (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >= GST_LEVEL_DEBUG) {
+    what = gst_avhw_decoder_key_to_string (key);
+    GST_DEBUG ("%s: %s for %s", gst_avhw_device_get_name (device),
+        ctx ? "hit" : "miss", what);
+    g_free (what);
+  }
   return ctx;
 }
 
@@ -129,7 +222,8 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
  * gst_avhw_device_give_decoder: (skip)
  * @device: the device @ctx was opened on
  * @key: (nullable): what @ctx was opened for (gst_avhw_device_take_decoder()
- *   matches it exactly), or %NULL for a context that must not be reused
+ *   matches it field by field), or %NULL for a context that must not be
+ *   reused
  * @ctx: (transfer full): an opened decoder context, owned by the cache from
  *   now on; the caller's callbacks must outlive it (a plugin's functions do)
  *   and must not need its opaque, which is cleared, while it is kept
@@ -141,8 +235,8 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device, const gchar * key)
  * caller's thread: see the section text for why not in the background.
  */
 void
-gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
-    AVCodecContext * ctx)
+gst_avhw_device_give_decoder (GstAvhwDevice * device,
+    const GstAvhwDecoderKey * key, AVCodecContext * ctx)
 {
   GList *evicted = NULL;
   Entry *e;
@@ -157,7 +251,7 @@ gst_avhw_device_give_decoder (GstAvhwDevice * device, const gchar * key,
   }
   e = g_new0 (Entry, 1);
   e->device = gst_object_ref (device);
-  e->key = g_strdup (key);
+  e->key = *key;
   e->ctx = ctx;
   g_mutex_lock (&lock);
   ensure_init_locked ();

@@ -5,6 +5,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+#include <gst/avhw/gstavhw-impl.h>
 #include "../avhw-test-utils.h"
 
 static guint64
@@ -200,6 +202,65 @@ GST_START_TEST (test_frames_cache_lru)
 
 GST_END_TEST;
 
+/* A software h264 decoder opened with @threads and @extradata (NULL:
+ * none), and its key. */
+static AVCodecContext *
+open_h264 (gint threads, const gchar * extradata, GstAvhwDecoderKey * key)
+{
+  const AVCodec *codec = avcodec_find_decoder (AV_CODEC_ID_H264);
+  AVCodecContext *ctx = avcodec_alloc_context3 (codec);
+
+  fail_unless (ctx != NULL);
+  ctx->thread_count = threads;
+  if (extradata) {
+    ctx->extradata_size = strlen (extradata);
+    ctx->extradata = av_mallocz (ctx->extradata_size +
+        AV_INPUT_BUFFER_PADDING_SIZE);
+    memcpy (ctx->extradata, extradata, ctx->extradata_size);
+  }
+  gst_avhw_decoder_key_init (key, ctx, codec, FALSE);
+  fail_unless (avcodec_open2 (ctx, codec, NULL) == 0);
+  return ctx;
+}
+
+/* The decoder cache's typed key: equal field by field, a kept decoder
+ * goes to an equal key on the same device only, once. */
+GST_START_TEST (test_decoder_key)
+{
+  GstAvhwDevice *dev = open_auto ();
+  GstAvhwDecoderKey k1, k1b, k2, k3;
+  AVCodecContext *a = open_h264 (1, "abc", &k1);
+  AVCodecContext *b = open_h264 (1, "abc", &k1b);
+  AVCodecContext *c = open_h264 (2, "abc", &k2);
+  AVCodecContext *d = open_h264 (1, "abd", &k3);
+  gchar *s1 = gst_avhw_decoder_key_to_string (&k1);
+  gchar *s3 = gst_avhw_decoder_key_to_string (&k3);
+
+  fail_unless (gst_avhw_decoder_key_equal (&k1, &k1b));
+  fail_if (gst_avhw_decoder_key_equal (&k1, &k2));
+  fail_if (gst_avhw_decoder_key_equal (&k1, &k3));
+  fail_unless (g_str_has_prefix (s1, "h264|sw|threads=1/"), "%s", s1);
+  fail_if (g_str_equal (s1, s3));
+  gst_avhw_cache_clear ();
+  gst_avhw_device_give_decoder (dev, &k1, a);
+  gst_avhw_device_give_decoder (dev, &k2, c);
+  /* another key: a miss */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k3) == NULL);
+  /* the equal key: the very decoder, once */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1b) == a);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1) == NULL);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k2) == c);
+  avcodec_free_context (&a);
+  avcodec_free_context (&b);
+  avcodec_free_context (&c);
+  avcodec_free_context (&d);
+  g_free (s1);
+  g_free (s3);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 static Suite *
 cache_suite (void)
 {
@@ -217,6 +278,7 @@ cache_suite (void)
   tcase_add_test (tc, test_reuse_disabled_at_runtime);
   tcase_add_test (tc, test_threads_open_once);
   tcase_add_test (tc, test_frames_cache_lru);
+  tcase_add_test (tc, test_decoder_key);
   return s;
 }
 
