@@ -38,6 +38,7 @@ enum
 {
   PROP_METHOD = GST_AVHW_ELEMENT_PROP_LAST,
   PROP_ADD_BORDERS,
+  PROP_ACTIVE_FILTER,
 };
 
 struct _GstAvhwConvertScale
@@ -50,6 +51,7 @@ struct _GstAvhwConvertScale
   GstVideoInfo in_info, out_info;
   GstAvhwBackend *backend;      /* of the negotiated device memory */
   const gchar *filter;          /* the filter for this conversion */
+  const gchar *active_filter;   /* the active-filter property (object lock) */
   const gchar *method_args;
   GstAvhwScaleGraph *graph;
   /* the graph was made in set_caps on a frames context of the cache, to
@@ -101,6 +103,9 @@ gst_avhw_convert_scale_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ADD_BORDERS:
       g_value_set_boolean (value, self->add_borders);
+      break;
+    case PROP_ACTIVE_FILTER:
+      g_value_set_string (value, self->active_filter);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -276,6 +281,21 @@ same_memory (GstCaps * a, GstCaps * b)
       gst_caps_get_features (b, 0));
 }
 
+/* The active-filter property: @filter (FFmpeg's static name) converts the
+ * negotiated caps; NULL in passthrough. */
+static void
+set_active_filter (GstAvhwConvertScale * self, const gchar * filter)
+{
+  gboolean changed;
+
+  GST_OBJECT_LOCK (self);
+  changed = g_strcmp0 (self->active_filter, filter) != 0;
+  self->active_filter = filter;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    g_object_notify (G_OBJECT (self), "active-filter");
+}
+
 /* Checks what set_caps needs beyond the caps transform: the filter, the
  * method, the borders, the fields, the range. */
 static gboolean
@@ -410,6 +430,8 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
 done:
   self->explained = FALSE;      /* a later caps change may fail anew */
+  set_active_filter (self, gst_base_transform_is_passthrough (trans) ? NULL :
+      self->filter);
   return TRUE;
 }
 
@@ -668,6 +690,18 @@ gst_avhw_convert_scale_class_init (GstAvhwConvertScaleClass * klass)
    * would be needed this fails negotiation with an error saying so; the
    * default, %FALSE, stretches the picture to the output size.
    */
+  /**
+   * GstAvhwConvertScale:active-filter:
+   *
+   * The FFmpeg filter that converts the negotiated caps on the device
+   * (`scale_cuda`, `scale_vulkan`, `libplacebo`, a vendor backend's own):
+   * the backend picks it for the conversion, the method and the formats.
+   * %NULL before caps and in passthrough. Notified when it changes.
+   */
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_FILTER,
+      g_param_spec_string ("active-filter", "Active filter",
+          "FFmpeg filter converting the negotiated caps (NULL: none, or "
+          "passthrough)", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_ADD_BORDERS,
       g_param_spec_boolean ("add-borders", "Add borders",
           "Refuse (no device filter draws borders) rather than stretch "

@@ -687,6 +687,65 @@ GST_START_TEST (test_rgb_every_frame)
 
 GST_END_TEST;
 
+/* The active-filter property after NV12 320x240 in, @out_caps out. */
+static gchar *
+active_filter_for (const gchar * out_caps)
+{
+  gchar *desc = g_strdup_printf ("avhwupload device=%s ! avhwconvertscale "
+      "name=cs ! video/x-raw(%s),%s ! identity", device_name, feature,
+      out_caps);
+  GstHarness *h = gst_harness_new_parse (desc);
+  GstElement *cs = gst_bin_get_by_name (GST_BIN (h->element), "cs");
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gchar *active = NULL;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 320, 240);
+  gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (in, 0, 0x80, GST_VIDEO_INFO_SIZE (&info));
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL, "%s: no frame", desc);
+  gst_buffer_unref (out);
+  g_object_get (cs, "active-filter", &active, NULL);
+  gst_object_unref (cs);
+  gst_harness_teardown (h);
+  g_free (desc);
+  return active;
+}
+
+/* active-filter names the filter the backend picked for the caps: its
+ * scale filter for scaling, what it picks for RGB from YUV (libplacebo on
+ * vulkan), none in passthrough. */
+GST_START_TEST (test_active_filter)
+{
+  gchar *scale = active_filter_for ("format=NV12,width=160,height=120");
+  gchar *same = active_filter_for ("format=NV12,width=320,height=240");
+
+  fail_unless_equals_string (scale, filter_name);
+  fail_unless (same == NULL, "passthrough: active-filter %s", same);
+  if (filter_makes (GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGBA)) {
+    GstAvhwDevice *dev = gst_avhw_device_open (device_name, NULL, NULL);
+    gchar *rgb = active_filter_for ("format=RGBA,width=96,height=64");
+    const gchar *opts = NULL;
+    const gchar *want;
+
+    fail_unless (dev != NULL);
+    want = gst_avhw_backend_choose_scale_filter (gst_avhw_device_get_backend
+        (dev), gst_avhw_format_to_av (GST_VIDEO_FORMAT_NV12),
+        gst_avhw_format_to_av (GST_VIDEO_FORMAT_RGBA),
+        GST_AVHW_SCALE_METHOD_DEFAULT, &opts);
+    g_print ("  active-filter: %s scaling, %s for RGBA\n", scale, rgb);
+    fail_unless_equals_string (rgb, want);
+    g_free (rgb);
+    gst_object_unref (dev);
+  }
+  g_free (scale);
+}
+
+GST_END_TEST;
+
 /* A backend with a device that names no scale filter, or NULL. */
 static GstAvhwBackend *
 backend_without_scale_filter (void)
@@ -794,6 +853,7 @@ convertscale_suite (void)
   tcase_add_test (tc, test_nearest);
   tcase_add_test (tc, test_conversions);
   tcase_add_test (tc, test_rgb_for_models);
+  tcase_add_test (tc, test_active_filter);
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_odd_size);
   tcase_add_test (tc, test_refused_conversion);
