@@ -80,7 +80,8 @@ struct _Session
 {
   GstAvhwDecSched *par;
   SessionStats st;
-  GstAvhwDecSession *session;
+  GstAvhwDecSession *session;   /* NULL until its thread opened it, or
+                                 * when it could not */
   GThread *thread;
   GQueue in;                    /* Item */
   gboolean busy;
@@ -90,7 +91,11 @@ struct _Session
 struct _GstAvhwDecSched
 {
   GstAvhwDec *dec;
-  GstAvhwDecSession *first;     /* the one session, with n == 1 */
+  GstAvhwDecSession *first;     /* the stream's first session */
+  /* what the sessions after the first open with, on their own threads */
+  const AVCodec *codec;
+  gboolean hw;
+  gint threads;
   GMutex lock;
   GCond cond;
   Session *sessions;
@@ -242,6 +247,22 @@ decode_item (Session * s, Item * it)
   SessionOut so = { s, it->seg };
   gint64 t = g_get_monotonic_time ();
 
+  if (!s->session) {
+    /* it did not open, nor in software: the segment ends in an error, in
+     * its turn */
+    if (!it->pkt) {
+      GstAvhwDecFault f = { GST_AVHW_DEC_FAULT_DEVICE, "avcodec_open2",
+        AVERROR_EXTERNAL, -1, par->codec->name
+      };
+
+      seg_fault (&so, &f);
+      g_mutex_lock (&par->lock);
+      it->seg->done = TRUE;
+      g_cond_broadcast (&par->cond);
+      g_mutex_unlock (&par->lock);
+    }
+    return;
+  }
   if (it->pkt) {
     gst_avhw_dec_session_send (s->session, it->pkt, &it->info, &seg_out, &so);
     s->st.send += g_get_monotonic_time () - t;
@@ -256,6 +277,40 @@ decode_item (Session * s, Item * it)
   g_mutex_unlock (&par->lock);
 }
 
+/* A session after the first opens on its own thread, while the first
+ * decodes the stream's first segment: its decoder from the device's cache
+ * where one is kept, else opened; where that fails, in software (with
+ * fallback). */
+static void
+open_session (Session * s)
+{
+  GstAvhwDecSched *par = s->par;
+  GstAvhwDecSession *session;
+  gint64 t = g_get_monotonic_time ();
+
+  session = gst_avhw_dec_session_open_as (&par->dec->stream, par->codec,
+      par->hw, par->threads);
+  if (!session && par->hw && par->dec->stream.fallback) {
+    GST_WARNING_OBJECT (par->dec, "session %u: no hardware decoder opened: "
+        "decoding its segments in software", (guint) (s - par->sessions));
+    session = gst_avhw_dec_session_open_as (&par->dec->stream, par->codec,
+        FALSE, par->threads);
+  }
+  if (!session)
+    GST_ELEMENT_ERROR (par->dec, RESOURCE, FAILED,
+        ("Could not open decoder session %u of %u (%s on device %s).",
+            (guint) (s - par->sessions), par->n, par->codec->name,
+            gst_avhw_device_get_name (par->dec->stream.device)),
+        ("parallel=%u: set parallel=1", par->n));
+  GST_DEBUG_OBJECT (par->dec, "session %u open in %.1f ms",
+      (guint) (s - par->sessions), (g_get_monotonic_time () - t) / 1e3);
+  g_mutex_lock (&par->lock);
+  s->session = session;
+  s->busy = FALSE;
+  g_cond_broadcast (&par->cond);
+  g_mutex_unlock (&par->lock);
+}
+
 static gpointer
 session_loop (gpointer data)
 {
@@ -264,6 +319,9 @@ session_loop (gpointer data)
   gboolean skip;
   Item *it;
 
+  /* busy from its start (gst_avhw_dec_sched_new()) until open */
+  if (!s->session)
+    open_session (s);
   g_mutex_lock (&par->lock);
   for (;;) {
     while (!par->quit && g_queue_is_empty (&s->in))
@@ -361,7 +419,6 @@ gst_avhw_dec_sched_new (GstAvhwDec * dec, GstAvhwDecSession * first, guint n)
 {
   GstAvhwDecSched *par = g_new0 (GstAvhwDecSched, 1);
   gboolean hw = gst_avhw_dec_session_is_hw (first);
-  gint threads;
   gchar *why = NULL;
   guint i;
 
@@ -380,38 +437,23 @@ gst_avhw_dec_sched_new (GstAvhwDec * dec, GstAvhwDecSession * first, guint n)
     return par;
   }
   par->sessions = g_new0 (Session, n);
-  threads = dec->threads ? dec->threads : hw ? 1 :
+  par->codec = gst_avhw_dec_session_get_codec (first);
+  par->hw = hw;
+  par->threads = dec->threads ? dec->threads : hw ? 1 :
       MAX (1, (gint) (g_get_num_processors () / n));
-  par->n = 0;
+  par->n = n;
+  /* the first session takes the first segment at once; the others open
+   * on their threads meanwhile (or come from the device's cache) */
   for (i = 0; i < n; i++) {
-    Session *s = &par->sessions[par->n];
+    Session *s = &par->sessions[i];
 
     s->par = par;
-    s->session = i == 0 ? first :
-        gst_avhw_dec_session_open_like (first, threads);
-    if (!s->session) {
-      GST_DEBUG_OBJECT (dec, "parallel=%u: session %u did not open", n, i);
-      break;
-    }
+    s->session = i == 0 ? first : NULL;
+    s->busy = i > 0;
     s->thread = g_thread_new ("avhwdec-session", session_loop, s);
-    par->n++;
   }
   GST_INFO_OBJECT (dec, "%u sessions, at most %u frames waiting", par->n,
       par->max_buffered);
-  if (par->n < 2) {
-    GST_DEBUG_OBJECT (dec, "parallel=%u: one session: no second decoder "
-        "session opened", n);
-    /* the first session stays, inline */
-    g_mutex_lock (&par->lock);
-    par->quit = TRUE;
-    g_cond_broadcast (&par->cond);
-    g_mutex_unlock (&par->lock);
-    if (par->n)
-      g_thread_join (par->sessions[0].thread);
-    g_clear_pointer (&par->sessions, g_free);
-    par->quit = FALSE;
-    par->n = 1;
-  }
   return par;
 }
 
@@ -451,7 +493,8 @@ gst_avhw_dec_sched_flush (GstAvhwDecSched * par)
   par->open = NULL;
   par->buffered = 0;
   for (i = 0; i < par->n; i++)
-    gst_avhw_dec_session_flush (par->sessions[i].session);
+    if (par->sessions[i].session)
+      gst_avhw_dec_session_flush (par->sessions[i].session);
   par->flushing = FALSE;
   g_mutex_unlock (&par->lock);
 }
@@ -471,10 +514,13 @@ gst_avhw_dec_sched_free (GstAvhwDecSched * par)
     par->quit = TRUE;
     g_cond_broadcast (&par->cond);
     g_mutex_unlock (&par->lock);
-    for (i = 0; i < par->n; i++) {
+    for (i = 0; i < par->n; i++)
+      g_thread_join (par->sessions[i].thread);
+    /* the first session last: the device's cache keeps the decoders given
+     * last, and the next stream's first session asks for its key */
+    for (i = par->n; i-- > 0;) {
       Session *s = &par->sessions[i];
 
-      g_thread_join (s->thread);
       gst_avhw_dec_session_close (s->session);
       av_buffer_unref (&s->copy_pool);
     }

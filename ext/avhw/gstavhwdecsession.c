@@ -500,23 +500,34 @@ gst_avhw_dec_session_open (GstAvhwDecStream * stream, enum AVCodecID codec_id,
 }
 
 GstAvhwDecSession *
-gst_avhw_dec_session_open_like (GstAvhwDecSession * like, gint threads)
+gst_avhw_dec_session_open_as (GstAvhwDecStream * stream, const AVCodec * codec,
+    gboolean hw, gint threads)
 {
-  GstAvhwDecSession *s = session_new (like->stream, threads);
-  gboolean hw = like->ctx->hw_device_ctx != NULL;
-  AVCodecContext *ctx = new_context (s, like->codec, hw);
+  GstAvhwDecSession *s = session_new (stream, threads);
+  AVCodecContext *ctx = new_context (s, codec, hw), *kept = NULL;
 
-  s->hw_pix_fmt = like->hw_pix_fmt;
-  s->software = like->software;
-  if (ctx)
-    ctx->thread_count = hw ? hw_frame_threads (s, like->codec, threads) :
-        threads;
-  if (!ctx || avcodec_open2 (ctx, like->codec, NULL) < 0) {
+  s->hw_pix_fmt = gst_avhw_backend_get_hw_pix_fmt
+      (gst_avhw_device_get_backend (stream->device));
+  if (ctx) {
+    ctx->thread_count = hw ? hw_frame_threads (s, codec, threads) : threads;
+    /* kept by the cache like the first session's decoder */
+    s->keyed = reuse_key (&s->key, ctx, codec, hw);
+    kept = s->keyed ? gst_avhw_device_take_decoder (stream->device, &s->key)
+        : NULL;
+  }
+  if (kept) {
+    avcodec_free_context (&ctx);
+    ctx = kept;
+    ctx->opaque = s;
+    s->joined = TRUE;
+  } else if (!ctx || avcodec_open2 (ctx, codec, NULL) < 0) {
     avcodec_free_context (&ctx);
     session_free (s);
     return NULL;
   }
-  install (s, ctx, like->codec, hw);
+  install (s, ctx, codec, hw);
+  GST_DEBUG_OBJECT (stream->element, "%s session %s %s", kept ? "reusing" :
+      "opened", hw ? "hardware" : "software", codec->name);
   return s;
 }
 

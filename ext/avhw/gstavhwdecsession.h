@@ -90,11 +90,12 @@ G_GNUC_INTERNAL
 GstAvhwDecSession * gst_avhw_dec_session_open (GstAvhwDecStream * stream,
     enum AVCodecID codec_id, gint threads, gboolean software);
 
-/* One more session like @s, with @threads frame threads, opened anew; NULL
- * when it does not open (nothing posted). */
+/* One more session of @stream with @codec (on the device with @hw) and
+ * @threads frame threads: a kept decoder from the device's cache, else
+ * opened anew; NULL when it does not open (nothing posted). Any thread. */
 G_GNUC_INTERNAL
-GstAvhwDecSession * gst_avhw_dec_session_open_like (GstAvhwDecSession * s,
-    gint threads);
+GstAvhwDecSession * gst_avhw_dec_session_open_as (GstAvhwDecStream * stream,
+    const AVCodec * codec, gboolean hw, gint threads);
 
 /* Closes @s: its decoder goes to the device's cache when it is worth
  * keeping and took no damage (flushed first unless it ended by a join),

@@ -386,6 +386,44 @@ GST_START_TEST (test_no_cuts)
 
 GST_END_TEST;
 
+/* The sessions of a stream are kept like one decoder: the next stream's
+ * four sessions take the four kept decoders (the others open on their own
+ * threads while the first decodes the first segment). */
+GST_START_TEST (test_sessions_kept)
+{
+  gchar *p = make_clip ("kept.h264", I420_320,
+      "key-int-max=20 bframes=0 speed-preset=ultrafast", 100);
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=dec parallel=4 ! avhwdownload", p);
+  guint64 hits0, hits1, hits2;
+  DecodeResult run1, run2;
+
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_get_decoder_stats (NULL, &hits0, NULL);
+  decode (desc, &run1);
+  gst_avhw_cache_get_decoder_stats (NULL, &hits1, NULL);
+  decode (desc, &run2);
+  gst_avhw_cache_get_decoder_stats (NULL, &hits2, NULL);
+  g_print ("parallel=4 twice: %u and %u frames, decoder-cache hits %"
+      G_GUINT64_FORMAT " then %" G_GUINT64_FORMAT "\n", run1.frames,
+      run2.frames, hits1 - hits0, hits2 - hits1);
+  fail_unless (run1.error == NULL && run2.error == NULL, "%s | %s",
+      run1.error, run2.error);
+  fail_unless_equals_int (run2.sessions, 4);
+  fail_unless_equals_int (run2.frames, 100);
+  fail_unless_equals_string (g_checksum_get_string (run2.md5),
+      g_checksum_get_string (run1.md5));
+  fail_unless_equals_uint64 (hits1 - hits0, 0);
+  fail_unless_equals_uint64 (hits2 - hits1, 4);
+  result_clear (&run1);
+  result_clear (&run2);
+  gst_avhw_cache_clear ();
+  g_free (desc);
+  g_free (p);
+}
+
+GST_END_TEST;
+
 /* A codec without a cut-point parser (VP8): one session, as parallel=1
  * (the debug log says why). */
 GST_START_TEST (test_no_cut_parser)
@@ -444,6 +482,7 @@ avhwdec_parallel_suite (void)
   tcase_add_test (tc, test_no_cuts);
   if (have_elements ("vp8enc (gst-plugins-good)", "vp8enc", NULL))
     tcase_add_test (tc, test_no_cut_parser);
+  tcase_add_test (tc, test_sessions_kept);
   return s;
 }
 
