@@ -77,13 +77,15 @@ main (int argc, char **argv)
 {
   gint iterations = 20;
   gchar *device = g_strdup ("auto");
-  gchar *sink = NULL;
+  gchar *sink = NULL, *dec_opts = NULL;
   gchar *csv_path = NULL, *label = NULL;
   GOptionEntry entries[] = {
     {"iterations", 'n', 0, G_OPTION_ARG_INT, &iterations,
         "pipelines built, run and torn down (default 20)", "N"},
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device,
         "avhwdec device (default auto)", "D"},
+    {"dec-opts", 0, 0, G_OPTION_ARG_STRING, &dec_opts,
+        "more avhwdec properties (\"parallel=7 max-buffered=2048\")", "P"},
     {"sink", 's', 0, G_OPTION_ARG_STRING, &sink,
           "what follows avhwdec; its sink must be named 'sink' "
           "(default: avhwdownload device=D ! fakesink name=sink sync=false)",
@@ -145,8 +147,8 @@ main (int argc, char **argv)
   g_print ("## reuse: %d pipelines in one process, device=%s, reuse %s "
       "(GST_AVHW_REUSE=%s)\n\n", iterations, device, reuse ? "on" : "off",
       g_getenv ("GST_AVHW_REUSE") ? g_getenv ("GST_AVHW_REUSE") : "unset");
-  g_print ("`filesrc location=%s ! parsebin ! avhwdec device=%s ! %s`\n\n",
-      argv[1], device, sink);
+  g_print ("`filesrc location=%s ! parsebin ! avhwdec device=%s %s ! %s`\n\n",
+      argv[1], device, dec_opts ? dec_opts : "", sink);
   g_print ("device memory before the first pipeline: process %s MiB, "
       "GPU %s MiB\n\n", bench_fmt (mem0_proc, "%.0f"),
       bench_fmt (mem0_gpu, "%.0f"));
@@ -163,7 +165,8 @@ main (int argc, char **argv)
   down = g_new0 (gdouble, iterations);
   for (i = 0; i < iterations; i++) {
     gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! parsebin ! "
-        "avhwdec name=dec device=%s ! %s", argv[1], device, sink);
+        "avhwdec name=dec device=%s %s ! %s", argv[1], device,
+        dec_opts ? dec_opts : "", sink);
     Probe probe = { 0 };
     GstElement *pipeline, *sinkel, *dec;
     GstPad *pad;
