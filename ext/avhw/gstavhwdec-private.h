@@ -6,7 +6,6 @@
 #include "gstavhwdec.h"
 #include "gstavhwelementutils.h"
 #include "gstavhwdecwatch.h"
-#include "gstavhwdecreplay.h"
 #include "gstavhwdech264.h"
 #include "gstavhwdecsession.h"
 
@@ -66,9 +65,6 @@ struct _GstAvhwDec
    * a packet is scanned once, where something asks about it */
   GstAvhwDecWatch *watch;
   gboolean seq_checked;         /* H.264: its first SPS was looked at */
-  /* a field-coded stream on a device that decodes its field pictures
-   * wrongly: why (the sessions watch them) */
-  gchar *fields_why;
   /* output (gstavhwdecoutput.c) */
   gboolean device_memory;       /* negotiated output memory */
   gboolean foreign_memory;      /* GStreamer's own device memory out */

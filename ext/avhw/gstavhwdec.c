@@ -116,8 +116,7 @@ close_stream (GstAvhwDec * self)
     gst_avhw_dec_session_close (self->session);
   self->session = NULL;
   self->codec = NULL;
-  g_clear_pointer (&self->fields_why, g_free);
-  self->stream.fields_why = NULL;
+  g_clear_pointer (&self->stream.fields_why, g_free);
   av_buffer_unref (&self->upload_frames);
   av_buffer_unref (&self->copy_frames);
 }
@@ -213,7 +212,6 @@ check_h264_sequence (GstAvhwDec * self)
           index, codec->id, &why)) {
     GST_INFO_OBJECT (self, "field-coded: watching for field pictures (%s)",
         why);
-    self->fields_why = why;
     self->stream.fields_why = why;
   }
   return TRUE;

@@ -282,7 +282,7 @@ gst_avhw_dec_output_fault (GstAvhwDec * self, const GstAvhwDecFault * f)
           ("Device %s cannot decode the field pictures of this %s stream in "
               "hardware and fallback is off.", devname, f->codec),
           ("%s; set fallback=true to decode such streams in software",
-              self->fields_why));
+              self->stream.fields_why));
       return GST_FLOW_ERROR;
     case GST_AVHW_DEC_FAULT_STREAM:
       break;

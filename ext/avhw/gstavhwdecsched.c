@@ -467,7 +467,7 @@ gboolean
 gst_avhw_dec_sched_reads_units (GstAvhwDecSched * par)
 {
   return par->n > 1 || gst_avhw_dec_session_joins (par->first)
-      || par->dec->fields_why;
+      || par->dec->stream.fields_why;
 }
 
 void

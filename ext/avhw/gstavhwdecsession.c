@@ -52,7 +52,6 @@ struct _GstAvhwDecSession
   gboolean can_fail;            /* a failure would be its device's (a
                                  * hardware decoder, or under the test
                                  * hook, gstavhwdecfail.c) */
-  gboolean hw;                  /* its last picture came out on the device */
   enum AVPixelFormat hw_pix_fmt;
   gint threads;                 /* asked for at open (-1: automatic) */
   GstAvhwDecoderKey key;        /* what the decoder cache matches */
@@ -132,13 +131,11 @@ get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
 
   for (p = fmts; *p != AV_PIX_FMT_NONE; p++) {
     if (*p == s->hw_pix_fmt) {
-      s->hw = TRUE;
       set_active (s, ctx->codec, TRUE);
       return *p;
     }
   }
   /* The hardware cannot take this stream (profile, bit depth, chroma). */
-  s->hw = FALSE;
   set_active (s, ctx->codec, FALSE);
   if (!st->fallback) {
     GST_ELEMENT_ERROR (st->element, STREAM, CODEC_NOT_FOUND,
@@ -284,10 +281,33 @@ install (GstAvhwDecSession * s, AVCodecContext * ctx, const AVCodec * codec,
   s->ctx = ctx;
   s->codec = codec;
   g_mutex_unlock (&s->lock);
-  s->opened_hw = s->hw = hw;
+  s->opened_hw = hw;
   s->can_fail = !s->software && (ctx->hw_device_ctx
       || gst_avhw_dec_fail_hooked (GST_OBJECT (s->stream->element)));
   init_join (s);
+}
+
+/* *@ctx (set up for @codec) becomes an opened decoder: the one the
+ * device's cache keeps for its key, *@ctx freed (*@kept TRUE; it may hold
+ * the join frames of its last stream), else *@ctx opened. The
+ * avcodec_open2() result. */
+static int
+take_or_open (GstAvhwDecSession * s, AVCodecContext ** ctx,
+    const AVCodec * codec, gboolean hw, gboolean * kept)
+{
+  AVCodecContext *cached;
+
+  s->keyed = reuse_key (&s->key, *ctx, codec, hw);
+  cached = s->keyed ? gst_avhw_device_take_decoder (s->stream->device,
+      &s->key) : NULL;
+  *kept = cached != NULL;
+  s->joined = *kept;
+  if (!cached)
+    return avcodec_open2 (*ctx, codec, NULL);
+  avcodec_free_context (ctx);
+  *ctx = cached;
+  cached->opaque = s;
+  return 0;
 }
 
 /* Opens @codec; with @hw on the device; a kept decoder where the cache has
@@ -297,9 +317,9 @@ try_open (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw,
     GString * why)
 {
   GstAvhwDecStream *st = s->stream;
-  AVCodecContext *ctx = new_context (s, codec, hw), *kept = NULL;
+  AVCodecContext *ctx = new_context (s, codec, hw);
   char err[AV_ERROR_MAX_STRING_SIZE];
-  gboolean automatic = s->threads < 0 && !st->threads;
+  gboolean automatic = s->threads < 0 && !st->threads, kept = FALSE;
   guint others;
   int ret;
 
@@ -324,19 +344,7 @@ try_open (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw,
     ctx->thread_count = hw ? 1 : 0;
     ctx->thread_type = FF_THREAD_SLICE;
   }
-  s->keyed = reuse_key (&s->key, ctx, codec, hw);
-  kept = s->keyed ? gst_avhw_device_take_decoder (st->device, &s->key) : NULL;
-  if (kept) {
-    avcodec_free_context (&ctx);
-    ctx = kept;
-    ctx->opaque = s;
-    /* it may hold the join frames of its last stream */
-    s->joined = TRUE;
-    ret = 0;
-  } else {
-    s->joined = FALSE;
-    ret = avcodec_open2 (ctx, codec, NULL);
-  }
+  ret = take_or_open (s, &ctx, codec, hw, &kept);
 failed:
   if (ret < 0) {
     hw_uncount (s);
@@ -504,23 +512,15 @@ gst_avhw_dec_session_open_as (GstAvhwDecStream * stream, const AVCodec * codec,
     gboolean hw, gint threads)
 {
   GstAvhwDecSession *s = session_new (stream, threads);
-  AVCodecContext *ctx = new_context (s, codec, hw), *kept = NULL;
+  AVCodecContext *ctx = new_context (s, codec, hw);
+  gboolean kept = FALSE;
 
   s->hw_pix_fmt = gst_avhw_backend_get_hw_pix_fmt
       (gst_avhw_device_get_backend (stream->device));
-  if (ctx) {
+  if (ctx)
     ctx->thread_count = hw ? hw_frame_threads (s, codec, threads) : threads;
-    /* kept by the cache like the first session's decoder */
-    s->keyed = reuse_key (&s->key, ctx, codec, hw);
-    kept = s->keyed ? gst_avhw_device_take_decoder (stream->device, &s->key)
-        : NULL;
-  }
-  if (kept) {
-    avcodec_free_context (&ctx);
-    ctx = kept;
-    ctx->opaque = s;
-    s->joined = TRUE;
-  } else if (!ctx || avcodec_open2 (ctx, codec, NULL) < 0) {
+  /* kept by the cache like the first session's decoder */
+  if (!ctx || take_or_open (s, &ctx, codec, hw, &kept) < 0) {
     avcodec_free_context (&ctx);
     session_free (s);
     return NULL;

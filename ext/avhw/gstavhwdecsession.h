@@ -24,8 +24,8 @@ typedef struct
   GstBuffer *codec_data;        /* extradata, or NULL */
   gint h264_reorder;            /* -1: strict compliance; else normal with
                                  * this reorder depth (gstavhwdech264.c) */
-  const gchar *fields_why;      /* non-NULL: field pictures go to software,
-                                 * for this reason */
+  gchar *fields_why;            /* non-NULL: field pictures go to software,
+                                 * for this reason (the element's) */
   GstAvhwDecWatch *watch;       /* the stream's: whether it can be cut */
   /* the element's active-decoder and hardware properties (object lock) */
   const gchar **active_decoder;
