@@ -722,7 +722,8 @@ gst_avhw_enc_class_init (GstAvhwEncClass * klass)
    *
    * What to encode with, with a warning, when no hardware encoder opens on
    * the device: `true` (the default, as avhwdec's fallback): FFmpeg's
-   * software encoder for the negotiated codec (libx264, libx265...);
+   * software encoder for the negotiated codec (libx264, libx265; SVT-AV1,
+   * else rav1e, before libaom for AV1);
    * `false`: none, no hardware encoder is an error; or software encoders
    * by name, e.g. `libx264` or `libx264,libx265` (the one for the
    * negotiated codec is used).
