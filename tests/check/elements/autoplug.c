@@ -70,6 +70,16 @@ plugin_init (GstPlugin * plugin)
 
 static gchar *clip;
 
+/* Whether @e is one of avhw's decoder (encoder) elements itself: of a
+ * subclass of their class, not a bin around one. */
+static gboolean
+is_avhw_codec_element (GstElement * e, gboolean encoder)
+{
+  GType base = g_type_from_name (encoder ? "GstAvhwBaseEnc" : "GstAvhwBaseDec");
+
+  return base && g_type_is_a (G_OBJECT_TYPE (e), base) && !GST_IS_BIN (e);
+}
+
 static void
 on_element (GstBin * bin, GstBin * sub, GstElement * e, GPtrArray * names)
 {
@@ -77,6 +87,8 @@ on_element (GstBin * bin, GstBin * sub, GstElement * e, GPtrArray * names)
 
   if (f)
     g_ptr_array_add (names, g_strdup (GST_OBJECT_NAME (f)));
+  if (is_avhw_codec_element (e, FALSE))
+    g_ptr_array_add (names, g_strdup ("(an avhw decoder)"));
 }
 
 /* Runs @p to EOS (an error fails the test) and stops it; the frames its
@@ -273,10 +285,17 @@ register_hwtest (const gchar * kind)
   gchar *h265 = g_strdup_printf ("avhwhwtesth265%s", kind);
   GstElementFactory *f;
 
-  fail_unless (gst_plugin_register_static (GST_VERSION_MAJOR,
-          GST_VERSION_MINOR, "avhwhwtest", "test backend", plugin_init,
-          VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME,
-          GST_PACKAGE_ORIGIN));
+  static gboolean registered;
+
+  /* once per process, as a plugin is loaded: registering it again makes
+   * new factories, and the element classes made with the first ones keep
+   * pointers to them */
+  if (!registered)
+    fail_unless (gst_plugin_register_static (GST_VERSION_MAJOR,
+            GST_VERSION_MINOR, "avhwhwtest", "test backend", plugin_init,
+            VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME,
+            GST_PACKAGE_ORIGIN));
+  registered = TRUE;
   f = gst_element_factory_find (h264);
   fail_unless (f != NULL, "%s not registered", h264);
   fail_unless (gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)) >
@@ -303,10 +322,31 @@ GST_START_TEST (test_hardware_decoder_is_picked)
    * decodebin may take that one: either way an avhw decoder. */
   fail_unless (has (names, "avhwhwtesth264dec") || has_real_autodec (names),
       "decodebin picked no avhw decoder");
-  fail_unless (has (names, "avhwdec"));
+  /* the element itself decodes: no avhwdec inside a bin */
+  fail_unless (has (names, "(an avhw decoder)"));
+  fail_if (has (names, "avhwdec"));
   fail_if (has (names, "avdec_h264"));
   fail_unless_equals_int (frames, 10);
   g_ptr_array_unref (names);
+  {
+    /* its device defaults to its backend, in the property's spec too */
+    GstElement *e = gst_element_factory_make ("avhwhwtesth264dec", NULL);
+    GParamSpecString *spec;
+    gchar *device = NULL;
+
+    fail_unless (e != NULL);
+    spec = (GParamSpecString *)
+        g_object_class_find_property (G_OBJECT_GET_CLASS (e), "device");
+    g_object_get (e, "device", &device, NULL);
+    fail_unless_equals_string (device, "hwtest");
+    fail_unless_equals_string (spec->default_value, "hwtest");
+    g_object_set (e, "device", "auto", NULL);
+    g_free (device);
+    g_object_get (e, "device", &device, NULL);
+    fail_unless_equals_string (device, "auto");
+    g_free (device);
+    gst_object_unref (e);
+  }
 }
 
 GST_END_TEST;
@@ -352,15 +392,19 @@ GST_START_TEST (test_hardware_encoder_is_picked)
       g_print ("encodebin used %s (%s)\n", G_OBJECT_TYPE_NAME (el),
           ef ? GST_OBJECT_NAME (ef) : "no factory");
       g_ptr_array_add (names, g_strdup (G_OBJECT_TYPE_NAME (el)));
+      if (is_avhw_codec_element (el, TRUE))
+        g_ptr_array_add (names, g_strdup ("(an avhw encoder)"));
       g_value_reset (&v);
     }
     g_value_unset (&v);
     gst_iterator_free (it);
   }
-  /* the test backend's encoder, an avhwenc inside, no x264enc (a real
-   * device that encodes H.264 has the same rank and may be taken instead:
-   * an avhwenc either way) */
-  fail_unless (has (names, "GstAvhwEnc"), "encodebin picked no avhw encoder");
+  /* the test backend's encoder, itself of avhwenc's class (no bin around
+   * one), no x264enc (a real device that encodes H.264 has the same rank
+   * and may be taken instead: an avhw encoder either way) */
+  fail_unless (has (names, "(an avhw encoder)"),
+      "encodebin picked no avhw encoder");
+  fail_if (has (names, "GstAvhwEnc"), "an avhwenc inside a bin");
   fail_if (has (names, "GstX264Enc"));
   fail_unless_equals_int (count_decoded (out), 10);
   g_ptr_array_unref (names);

@@ -60,9 +60,43 @@ enum
  * its decoder engines (software decoding): the CPUs, at most this. */
 #define AUTO_MAX_SESSIONS 8
 
-G_DEFINE_TYPE (GstAvhwDec, gst_avhw_dec, GST_TYPE_VIDEO_DECODER);
-GST_ELEMENT_REGISTER_DEFINE (avhwdec, "avhwdec", GST_RANK_NONE,
-    GST_TYPE_AVHW_DEC);
+static gpointer gst_avhw_dec_parent_class;
+static void gst_avhw_dec_class_init (GstAvhwDecClass * klass);
+static void gst_avhw_dec_init (GstAvhwDec * self);
+
+static void
+gst_avhw_dec_class_intern_init (gpointer klass, gpointer data)
+{
+  gst_avhw_dec_parent_class = g_type_class_peek_parent (klass);
+  gst_avhw_dec_class_init (klass);
+}
+
+static void
+gst_avhw_dec_instance_init (GTypeInstance * instance, gpointer klass)
+{
+  gst_avhw_dec_init ((GstAvhwDec *) instance);
+}
+
+/* Abstract: avhwdec and each avhw<backend><codec>dec are subclasses with
+ * their class data (gst_avhw_dec_register()). */
+GType
+gst_avhw_dec_get_type (void)
+{
+  static gsize type;
+
+  if (g_once_init_enter (&type)) {
+    const GTypeInfo info = { sizeof (GstAvhwDecClass), NULL, NULL,
+      gst_avhw_dec_class_intern_init, NULL, NULL, sizeof (GstAvhwDec), 0,
+      gst_avhw_dec_instance_init, NULL
+    };
+    GType t =
+        g_type_register_static (GST_TYPE_VIDEO_DECODER, "GstAvhwBaseDec", &info,
+        G_TYPE_FLAG_ABSTRACT);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 
 
@@ -532,7 +566,7 @@ gst_avhw_dec_finalize (GObject * object)
 
 /* Sink caps: every codec of the map that this FFmpeg can decode at all. */
 static GstCaps *
-make_sink_caps (void)
+make_all_codecs_caps (void)
 {
   GstCaps *caps = gst_caps_new_empty ();
   const enum AVCodecID *ids;
@@ -551,7 +585,6 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstVideoDecoderClass *dec_class = GST_VIDEO_DECODER_CLASS (klass);
-  GstCaps *sink_caps = make_sink_caps (), *src_caps;
 
   gobject_class->set_property = gst_avhw_dec_set_property;
   gobject_class->get_property = gst_avhw_dec_get_property;
@@ -699,18 +732,6 @@ gst_avhw_dec_class_init (GstAvhwDecClass * klass)
           "segments, handovers to software, joins", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));
-  gst_caps_unref (sink_caps);
-  src_caps = gst_avhw_template_caps (GST_AVHW_TEMPLATE_DEVICE |
-      GST_AVHW_TEMPLATE_FOREIGN | GST_AVHW_TEMPLATE_SYSTEM, NULL);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src_caps));
-  gst_caps_unref (src_caps);
-  gst_element_class_set_static_metadata (element_class,
-      "avhw video decoder", "Codec/Decoder/Video/Hardware",
-      "Decodes video through FFmpeg on an avhw device", "gst-avhw developers");
-
   element_class->set_context = gst_avhw_dec_set_context;
   element_class->change_state = gst_avhw_dec_change_state;
   dec_class->start = gst_avhw_dec_start;
@@ -737,4 +758,42 @@ gst_avhw_dec_init (GstAvhwDec * self)
   self->max_buffered = DEFAULT_PROP_MAX_BUFFERED;
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
+}
+
+/* The sink pad takes the element's codec (all of them for avhwdec), the
+ * source pad gives raw video in its device memories and system memory. */
+static void
+add_templates (GstElementClass * klass, const GstAvhwCodecElementData * data)
+{
+  GstCaps *sink = data->codec == AV_CODEC_ID_NONE ? make_all_codecs_caps () :
+      gst_avhw_codec_get_caps (data->codec);
+  GstCaps *src = gst_avhw_codec_element_raw_caps (data, NULL);
+
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
+  gst_caps_unref (sink);
+  gst_caps_unref (src);
+}
+
+/**
+ * gst_avhw_dec_register:
+ * @plugin: the plugin the element belongs to
+ * @element_name: its factory name (`avhwdec`, `avhwcudah264dec`)
+ * @type_name: its type's name (`GstAvhwDec`, `GstAvhwCudaH264Dec`)
+ * @rank: its rank
+ * @data: what sets it apart (copied)
+ *
+ * Registers a decoder element: a subclass of GstAvhwDec with @data.
+ *
+ * Returns: whether it was registered
+ */
+gboolean
+gst_avhw_dec_register (GstPlugin * plugin, const gchar * element_name,
+    const gchar * type_name, guint rank, const GstAvhwCodecElementData * data)
+{
+  return gst_avhw_codec_element_register (plugin, GST_TYPE_AVHW_DEC,
+      element_name, type_name, rank, "Codec/Decoder/Video/Hardware", data,
+      add_templates);
 }

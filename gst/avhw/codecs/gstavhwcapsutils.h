@@ -24,6 +24,8 @@ typedef enum
   GST_AVHW_TEMPLATE_FOREIGN = 1 << 2,   /* GStreamer's own device memory */
 } GstAvhwTemplateMemory;
 
+gchar ** gst_avhw_template_features (GstAvhwTemplateMemory memory);
+
 GstCaps * gst_avhw_template_caps (GstAvhwTemplateMemory memory,
     const GValue * formats);
 

@@ -75,9 +75,43 @@ enum
 #define DEFAULT_PROP_TUNE NULL
 #define DEFAULT_PROP_OPTIONS NULL
 
-G_DEFINE_TYPE (GstAvhwEnc, gst_avhw_enc, GST_TYPE_VIDEO_ENCODER);
-GST_ELEMENT_REGISTER_DEFINE (avhwenc, "avhwenc", GST_RANK_NONE,
-    GST_TYPE_AVHW_ENC);
+static gpointer gst_avhw_enc_parent_class;
+static void gst_avhw_enc_class_init (GstAvhwEncClass * klass);
+static void gst_avhw_enc_init (GstAvhwEnc * self);
+
+static void
+gst_avhw_enc_class_intern_init (gpointer klass, gpointer data)
+{
+  gst_avhw_enc_parent_class = g_type_class_peek_parent (klass);
+  gst_avhw_enc_class_init (klass);
+}
+
+static void
+gst_avhw_enc_instance_init (GTypeInstance * instance, gpointer klass)
+{
+  gst_avhw_enc_init ((GstAvhwEnc *) instance);
+}
+
+/* Abstract: avhwenc and each avhw<backend><codec>enc are subclasses with
+ * their class data (gst_avhw_enc_register()). */
+GType
+gst_avhw_enc_get_type (void)
+{
+  static gsize type;
+
+  if (g_once_init_enter (&type)) {
+    const GTypeInfo info = { sizeof (GstAvhwEncClass), NULL, NULL,
+      gst_avhw_enc_class_intern_init, NULL, NULL, sizeof (GstAvhwEnc), 0,
+      gst_avhw_enc_instance_init, NULL
+    };
+    GType t =
+        g_type_register_static (GST_TYPE_VIDEO_ENCODER, "GstAvhwBaseEnc", &info,
+        G_TYPE_FLAG_ABSTRACT);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 /* ---------------------------------------------------------------- caps */
 
@@ -131,7 +165,7 @@ add_codec_formats (GValue * list, const AVCodec * codec,
 }
 
 static GstCaps *
-make_sink_template_caps (void)
+make_sink_template_caps (const GstAvhwCodecElementData * data)
 {
   GValue list = G_VALUE_INIT;
   const AVCodec *c;
@@ -146,23 +180,25 @@ make_sink_template_caps (void)
     if (!av_codec_is_encoder (c))
       continue;
     for (i = 0; i < G_N_ELEMENTS (gst_avhw_enc_codec_ids); i++)
-      if (c->id == gst_avhw_enc_codec_ids[i])
+      if (c->id == gst_avhw_enc_codec_ids[i]
+          && (data->codec == AV_CODEC_ID_NONE || c->id == data->codec))
         add_codec_formats (&list, c, AV_PIX_FMT_NONE);
   }
-  caps = gst_avhw_template_caps (GST_AVHW_TEMPLATE_DEVICE |
-      GST_AVHW_TEMPLATE_FOREIGN | GST_AVHW_TEMPLATE_SYSTEM, &list);
+  caps = gst_avhw_codec_element_raw_caps (data, &list);
   g_value_unset (&list);
   return caps;
 }
 
 static GstCaps *
-make_src_template_caps (void)
+make_src_template_caps (const GstAvhwCodecElementData * data)
 {
   GstCaps *caps = gst_caps_new_empty ();
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (gst_avhw_enc_codec_ids); i++)
-    if (avcodec_find_encoder (gst_avhw_enc_codec_ids[i]))
+    if ((data->codec == AV_CODEC_ID_NONE
+            || data->codec == gst_avhw_enc_codec_ids[i])
+        && avcodec_find_encoder (gst_avhw_enc_codec_ids[i]))
       gst_caps_append (caps,
           gst_avhw_enc_codec_src_caps (gst_avhw_enc_codec_ids[i]));
   return caps;
@@ -699,7 +735,6 @@ gst_avhw_enc_class_init (GstAvhwEncClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstVideoEncoderClass *enc_class = GST_VIDEO_ENCODER_CLASS (klass);
-  GstCaps *caps;
 
   gobject_class->set_property = gst_avhw_enc_set_property;
   gobject_class->get_property = gst_avhw_enc_get_property;
@@ -848,18 +883,6 @@ gst_avhw_enc_class_init (GstAvhwEncClass * klass)
           "Whether the active encoder is a hardware encoder", FALSE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
-  caps = make_sink_template_caps ();
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-  caps = make_src_template_caps ();
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-  gst_element_class_set_static_metadata (element_class,
-      "avhw video encoder", "Codec/Encoder/Video/Hardware",
-      "Encodes video through FFmpeg on an avhw device", "gst-avhw developers");
-
   element_class->set_context = gst_avhw_enc_set_context;
   element_class->change_state = gst_avhw_enc_change_state;
   enc_class->start = gst_avhw_enc_start;
@@ -889,4 +912,42 @@ gst_avhw_enc_init (GstAvhwEnc * self)
   self->props.b_frames = DEFAULT_PROP_B_FRAMES;
   self->fallback = g_strdup (DEFAULT_PROP_FALLBACK);
   gst_avhw_enc_ts_reset (&self->ts);
+}
+
+/* The sink pad takes raw video in the element's device memories and system
+ * memory, in the formats FFmpeg's encoders take; the source pad makes its
+ * codec (all of H.264, H.265, AV1 that FFmpeg encodes for avhwenc). */
+static void
+add_templates (GstElementClass * klass, const GstAvhwCodecElementData * data)
+{
+  GstCaps *sink = make_sink_template_caps (data);
+  GstCaps *src = make_src_template_caps (data);
+
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
+  gst_caps_unref (sink);
+  gst_caps_unref (src);
+}
+
+/**
+ * gst_avhw_enc_register:
+ * @plugin: the plugin the element belongs to
+ * @element_name: its factory name (`avhwenc`, `avhwcudah264enc`)
+ * @type_name: its type's name (`GstAvhwEnc`, `GstAvhwCudaH264Enc`)
+ * @rank: its rank
+ * @data: what sets it apart (copied)
+ *
+ * Registers an encoder element: a subclass of GstAvhwEnc with @data.
+ *
+ * Returns: whether it was registered
+ */
+gboolean
+gst_avhw_enc_register (GstPlugin * plugin, const gchar * element_name,
+    const gchar * type_name, guint rank, const GstAvhwCodecElementData * data)
+{
+  return gst_avhw_codec_element_register (plugin, GST_TYPE_AVHW_ENC,
+      element_name, type_name, rank, "Codec/Encoder/Video/Hardware", data,
+      add_templates);
 }

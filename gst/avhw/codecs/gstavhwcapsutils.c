@@ -108,16 +108,14 @@ append_features (GPtrArray * out, gchar ** features)
   g_strfreev (features);
 }
 
-/* Pad template caps: video/x-raw in the memories @memory names, each
- * with @formats (a format field's list value; NULL: every format avhw maps
- * to FFmpeg). Device features are those of the backends in the registry
- * (gst_avhw_backend_list_memory_features()) and of the backends built with
- * this tree. */
-GstCaps *
-gst_avhw_template_caps (GstAvhwTemplateMemory memory, const GValue * formats)
+/* The memories @memory names, %NULL-terminated: device features are those
+ * of the backends in the registry (gst_avhw_backend_list_memory_features())
+ * and of the backends built with this tree (in the elements plugin; the
+ * library's copy of this file knows none). */
+gchar **
+gst_avhw_template_features (GstAvhwTemplateMemory memory)
 {
-  GPtrArray *features = g_ptr_array_new_with_free_func (g_free);
-  GstCaps *caps;
+  GPtrArray *features = g_ptr_array_new ();
 
   if (memory & GST_AVHW_TEMPLATE_DEVICE) {
     append_features (features, gst_avhw_backend_list_memory_features (FALSE));
@@ -133,9 +131,21 @@ gst_avhw_template_caps (GstAvhwTemplateMemory memory, const GValue * formats)
     g_ptr_array_add (features,
         g_strdup (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
   g_ptr_array_add (features, NULL);
-  caps = gst_avhw_format_template_caps ((const gchar * const *)
-      features->pdata, formats);
-  g_ptr_array_unref (features);
+  return (gchar **) g_ptr_array_free (features, FALSE);
+}
+
+/* Pad template caps: video/x-raw in the memories @memory names
+ * (gst_avhw_template_features()), each with @formats (a format field's
+ * list value; NULL: every format avhw maps to FFmpeg). */
+GstCaps *
+gst_avhw_template_caps (GstAvhwTemplateMemory memory, const GValue * formats)
+{
+  gchar **features = gst_avhw_template_features (memory);
+  GstCaps *caps;
+
+  caps = gst_avhw_format_template_caps ((const gchar * const *) features,
+      formats);
+  g_strfreev (features);
   return caps;
 }
 
