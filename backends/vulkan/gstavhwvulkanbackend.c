@@ -125,17 +125,11 @@ vk_get_device_description (GstAvhwBackend * backend, guint index)
   return desc ? desc : g_strdup_printf ("vulkan:%u", index);
 }
 
-/* FFmpeg 5.1's vulkan upload returns before the GPU has copied the source
- * when it imported the source's host memory, and nothing keeps that memory
- * alive (it references the destination frame, not the source): the caller
- * may free or refill it while the copy runs. So after the upload, wait for
- * the frame's timeline semaphores to reach the values the upload signals. */
+/* Waits for @frame's timeline semaphores to reach the values its last
+ * writer signals: the device work that writes it is done. */
 static gboolean
-vk_upload_locked (GstAvhwBackend * backend, AVFrame * dst,
-    const AVFrame * src, GError ** error)
+vk_wait_frame (GstAvhwBackend * backend, const AVFrame * frame, GError ** error)
 {
-  GstAvhwBackendClass *parent = GST_AVHW_BACKEND_CLASS
-      (gst_avhw_vulkan_backend_parent_class);
   AVHWFramesContext *fc;
   AVVulkanDeviceContext *hwctx;
   AVVkFrame *f;
@@ -146,11 +140,11 @@ vk_upload_locked (GstAvhwBackend * backend, AVFrame * dst,
   VkResult res;
   int n;
 
-  if (!parent->upload (backend, dst, src, error))
-    return FALSE;
-  fc = (AVHWFramesContext *) dst->hw_frames_ctx->data;
+  if (!frame->hw_frames_ctx || !frame->data[0])
+    return TRUE;
+  fc = (AVHWFramesContext *) frame->hw_frames_ctx->data;
   hwctx = fc->device_ctx->hwctx;
-  f = (AVVkFrame *) dst->data[0];
+  f = (AVVkFrame *) frame->data[0];
   wait = (PFN_vkWaitSemaphores) vkGetDeviceProcAddr (hwctx->act_dev,
       "vkWaitSemaphores");
   for (n = 0; n < AV_NUM_DATA_POINTERS && f->sem[n]; n++) {
@@ -165,10 +159,27 @@ vk_upload_locked (GstAvhwBackend * backend, AVFrame * dst,
   res = wait (hwctx->act_dev, &info, UINT64_MAX);
   if (res != VK_SUCCESS) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
-        "vulkan: waiting for the upload failed (VkResult %d)", res);
+        "vulkan: waiting for a frame's device work failed (VkResult %d)", res);
     return FALSE;
   }
   return TRUE;
+}
+
+/* FFmpeg 5.1's vulkan upload returns before the GPU has copied the source
+ * when it imported the source's host memory, and nothing keeps that memory
+ * alive (it references the destination frame, not the source): the caller
+ * may free or refill it while the copy runs. So after the upload, wait for
+ * the frame's timeline semaphores to reach the values the upload signals. */
+static gboolean
+vk_upload_locked (GstAvhwBackend * backend, AVFrame * dst,
+    const AVFrame * src, GError ** error)
+{
+  GstAvhwBackendClass *parent = GST_AVHW_BACKEND_CLASS
+      (gst_avhw_vulkan_backend_parent_class);
+
+  if (!parent->upload (backend, dst, src, error))
+    return FALSE;
+  return vk_wait_frame (backend, dst, error);
 }
 
 /* FFmpeg 5.1's vulkan frames context has one command/queue context for all
@@ -282,6 +293,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->get_device_description = vk_get_device_description;
   bclass->upload = vk_upload;
   bclass->download = vk_download;
+  bclass->wait_frame = vk_wait_frame;
   bclass->copy = vk_copy;
   bclass->get_sw_formats = vk_get_sw_formats;
   bclass->frames_get_buffer = vk_frames_get_buffer;

@@ -225,6 +225,7 @@ build_graph (GstAvhwConvertScale * self, AVBufferRef * in_frames,
     GError ** error)
 {
   GstAvhwScaleGraphParams p = {
+    .backend = gst_avhw_device_get_backend (DEVICE (self)),
     .filter = self->filter,
     .method_args = self->method_args,
     .in_frames = in_frames,

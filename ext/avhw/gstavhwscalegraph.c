@@ -28,6 +28,11 @@ struct _GstAvhwScaleGraph
   AVFilterContext *src, *sink;
   gchar *filter;
   gint64 next_pts;              /* the input's timeline, in ns */
+  GstAvhwBackend *backend;
+  /* the last frame out, which the device may still be drawing: waited for
+   * before the graph goes (FFmpeg 5.1's libplacebo frees what that work
+   * uses; on lavapipe the device then crashed at the end of a stream) */
+  AVFrame *last_out;
 };
 
 /* The graph's input timeline: 25 frames a second, a frame each 40 ms.
@@ -142,8 +147,10 @@ gst_avhw_scale_graph_new (const GstAvhwScaleGraphParams * p, GError ** error)
 
   init_debug ();
   g->filter = g_strdup (p->filter);
+  g->backend = gst_object_ref (p->backend);
+  g->last_out = av_frame_alloc ();
   g->graph = avfilter_graph_alloc ();
-  if (!g->graph) {
+  if (!g->graph || !g->last_out) {
     check (AVERROR (ENOMEM), "allocating the graph", p, error);
     goto fail;
   }
@@ -225,8 +232,12 @@ gst_avhw_scale_graph_pull (GstAvhwScaleGraph * g, GError ** error)
     return NULL;
   }
   ret = av_buffersink_get_frame (g->sink, out);
-  if (ret >= 0)
+  if (ret >= 0) {
+    av_frame_unref (g->last_out);
+    if (av_frame_ref (g->last_out, out) < 0)
+      av_frame_unref (g->last_out);
     return out;
+  }
   av_frame_free (&out);
   if (ret != AVERROR (EAGAIN) && ret != AVERROR_EOF)
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_FAILED,
@@ -241,7 +252,17 @@ gst_avhw_scale_graph_free (GstAvhwScaleGraph * g)
 {
   if (!g)
     return;
+  if (g->last_out && g->last_out->buf[0]) {
+    GError *err = NULL;
+
+    if (!gst_avhw_backend_wait_frame (g->backend, g->last_out, &err)) {
+      GST_WARNING ("%s: %s", g->filter, err->message);
+      g_clear_error (&err);
+    }
+  }
   avfilter_graph_free (&g->graph);
+  av_frame_free (&g->last_out);
+  gst_clear_object (&g->backend);
   g_free (g->filter);
   g_free (g);
 }

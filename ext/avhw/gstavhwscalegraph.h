@@ -11,6 +11,7 @@ typedef struct _GstAvhwScaleGraph GstAvhwScaleGraph;
 
 typedef struct
 {
+  GstAvhwBackend *backend;      /* the frames' */
   const gchar *filter;          /* FFmpeg's name: scale_vulkan... */
   const gchar *method_args;     /* its interpolation options, "" for none */
   AVBufferRef *in_frames;       /* the input's hardware frames context */

@@ -123,6 +123,12 @@ G_BEGIN_DECLS
  *   frames submit a layout transition from each new frame). Every device
  *   frame avhw allocates comes through it. Optional; the default is
  *   av_hwframe_get_buffer().
+ * @wait_frame: blocks until the device work that writes @frame (a frame
+ *   of this backend's) is done. For backends whose FFmpeg filters return
+ *   frames before the device has drawn them (FFmpeg's Vulkan filters,
+ *   libplacebo): avhw calls it before it frees what that work may still
+ *   use (a filter graph). Optional; absent: frames are done when they are
+ *   returned.
  *
  * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
  * and memory) is not in the class: a backend that has it implements the
@@ -182,6 +188,8 @@ struct _GstAvhwBackendClass
   const gchar *(*get_scale_filter_for) (GstAvhwBackend * backend,
       enum AVPixelFormat in_format, enum AVPixelFormat out_format,
       GstAvhwScaleMethod method, const gchar ** options);
+  gboolean (*wait_frame) (GstAvhwBackend * backend, const AVFrame * frame,
+      GError ** error);
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING_LARGE];
@@ -200,6 +208,10 @@ struct _GstAvhwBackendClass
 
 GST_AVHW_API
 gboolean gst_avhw_backend_register (GstPlugin * plugin, GType type);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_wait_frame (GstAvhwBackend * backend,
+    const AVFrame * frame, GError ** error);
 
 GST_AVHW_API
 enum AVHWDeviceType gst_avhw_backend_get_hw_device_type (GstAvhwBackend * backend);

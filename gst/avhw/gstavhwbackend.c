@@ -758,6 +758,29 @@ gst_avhw_backend_copy (GstAvhwBackend * backend, AVFrame * dst,
 }
 
 /**
+ * gst_avhw_backend_wait_frame: (skip)
+ * @backend: a #GstAvhwBackend
+ * @frame: a hardware frame of @backend's
+ * @error: where to put a failure
+ *
+ * Waits until the device work that writes @frame is done
+ * (#GstAvhwBackendClass.wait_frame); returns at once for a backend whose
+ * frames are done when FFmpeg returns them.
+ *
+ * Returns: %FALSE with @error set when waiting failed
+ */
+gboolean
+gst_avhw_backend_wait_frame (GstAvhwBackend * backend, const AVFrame * frame,
+    GError ** error)
+{
+  g_return_val_if_fail (GST_IS_AVHW_BACKEND (backend), FALSE);
+  g_return_val_if_fail (frame != NULL, FALSE);
+  if (!KLASS (backend)->wait_frame)
+    return TRUE;
+  return KLASS (backend)->wait_frame (backend, frame, error);
+}
+
+/**
  * gst_avhw_backend_get_sw_formats: (skip)
  * @backend: a #GstAvhwBackend
  * @device_ctx: an open device context of this backend
