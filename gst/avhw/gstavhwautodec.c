@@ -8,6 +8,7 @@
 
 #include <string.h>
 #include "gstavhw-impl.h"
+#include "gstavhw-private.h"
 #include "gstavhwautodec.h"
 #include "codecs/gstavhwdec.h"
 #include "codecs/gstavhwenc.h"
@@ -56,41 +57,90 @@ sanitize (const gchar * s, gboolean capitalize)
   return g_string_free (out, FALSE);
 }
 
+/* The codecs of the registry's last scan of @plugin (its cache data): a
+ * plugin loaded from the registry registers what the scan registered,
+ * without probing the devices again (cuInit, a VkInstance, the driver's
+ * decoder caps: tens to hundreds of milliseconds at every process start).
+ * The registry rescans the plugin when its device files change. NULL at a
+ * scan. */
+static gchar **
+scanned_codecs (GstPlugin * plugin, gboolean encoder)
+{
+  const GstStructure *data = gst_plugin_get_cache_data (plugin);
+  const gchar *list;
+
+  if (!data || !gst_structure_has_name (data, GST_AVHW_CACHE_DATA_NAME))
+    return NULL;
+  list = gst_structure_get_string (data, encoder ? "autoplug-encoders" :
+      "autoplug-decoders");
+  return list ? g_strsplit (list, ";", -1) : NULL;
+}
+
+static void
+remember_codecs (GstPlugin * plugin, gboolean encoder, GString * nicks)
+{
+  const GstStructure *old = gst_plugin_get_cache_data (plugin);
+  GstStructure *data = old && gst_structure_has_name (old,
+      GST_AVHW_CACHE_DATA_NAME) ? gst_structure_copy (old) :
+      gst_structure_new_empty (GST_AVHW_CACHE_DATA_NAME);
+
+  gst_structure_set (data, encoder ? "autoplug-encoders" :
+      "autoplug-decoders", G_TYPE_STRING, nicks->str, NULL);
+  gst_plugin_set_cache_data (plugin, data);
+}
+
+/* Whether a present device of @backend decodes (encodes) @id in hardware,
+ * asked of the backend. */
+static gboolean
+probe_codec (GstAvhwBackend * backend, guint n_devices, enum AVCodecID id,
+    gboolean encoder)
+{
+  guint d;
+
+  for (d = 0; d < n_devices; d++)
+    if (encoder ? gst_avhw_backend_device_encodes (backend, d, id, NULL) :
+        gst_avhw_backend_device_decodes (backend, d, id, NULL))
+      return TRUE;
+  return FALSE;
+}
+
 /* Registers avhw<backend><codec>dec (or enc) for every codec a present
- * device of @backend decodes (encodes) in hardware; the count. */
+ * device of @backend decodes (encodes) in hardware: probed at a registry
+ * scan, then as the scan found; the count. */
 static guint
 register_kind (GstPlugin * plugin, GstAvhwBackend * backend, gboolean encoder)
 {
   const gchar *bname = gst_avhw_backend_get_name (backend);
   const gchar *suffix = encoder ? "enc" : "dec";
   const enum AVCodecID *ids;
-  guint n, i, n_devices, registered = 0;
+  guint n, i, n_devices = 0, registered = 0;
   gchar *reason = NULL;
+  gchar **scanned = scanned_codecs (plugin, encoder);
+  GString *found = g_string_new (NULL);
 
   GST_DEBUG_CATEGORY_INIT (avhw_autodec_debug, "avhwautodec", 0,
       "gst-avhw autoplugging decoders and encoders");
-  n_devices = gst_avhw_backend_get_n_devices (backend, &reason);
-  if (n_devices == 0) {
-    GST_INFO ("backend %s: no device (%s), no autoplug %s", bname, reason,
-        encoder ? "encoder" : "decoder");
+  if (!scanned) {
+    n_devices = gst_avhw_backend_get_n_devices (backend, &reason);
+    if (n_devices == 0)
+      GST_INFO ("backend %s: no device (%s), no autoplug %s", bname, reason,
+          encoder ? "encoder" : "decoder");
     g_free (reason);
-    return 0;
+  } else {
+    GST_DEBUG ("backend %s: autoplug %ss of the last scan: %s", bname,
+        encoder ? "encoder" : "decoder", scanned[0] ? "" : "none");
   }
-  g_free (reason);
   ids = gst_avhw_codec_list (&n);
   for (i = 0; i < n; i++) {
     GstAvhwCodecElementData data = { 0, };
     const gchar *features[3] = { NULL, };
+    const gchar *nick = gst_avhw_codec_get_nick (ids[i]);
     gchar *b, *B, *c, *C, *type_name, *element_name, *longname, *desc;
-    guint d;
-    gboolean does = FALSE;
 
-    for (d = 0; d < n_devices && !does; d++)
-      does = encoder ?
-          gst_avhw_backend_device_encodes (backend, d, ids[i], NULL) :
-          gst_avhw_backend_device_decodes (backend, d, ids[i], NULL);
-    if (!does)
+    if (scanned ? !g_strv_contains ((const gchar * const *) scanned, nick) :
+        n_devices == 0 || !probe_codec (backend, n_devices, ids[i], encoder))
       continue;
+    g_string_append_printf (found, "%s%s", found->len ? ";" : "", nick);
     b = sanitize (bname, FALSE);
     B = sanitize (bname, TRUE);
     c = sanitize (gst_avhw_codec_get_nick (ids[i]), FALSE);
@@ -123,6 +173,10 @@ register_kind (GstPlugin * plugin, GstAvhwBackend * backend, gboolean encoder)
     g_free (type_name);
     g_free (element_name);
   }
+  if (!scanned)
+    remember_codecs (plugin, encoder, found);
+  g_strfreev (scanned);
+  g_string_free (found, TRUE);
   return registered;
 }
 

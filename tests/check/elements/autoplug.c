@@ -220,6 +220,58 @@ GST_START_TEST (test_features_match_hardware)
 
 GST_END_TEST;
 
+/* The registry's scan keeps, in each backend plugin's cache data, the
+ * codecs it registered autoplugging elements for; a process that loads the
+ * plugin registers exactly those, from that list, without probing the
+ * devices again. */
+GST_START_TEST (test_features_from_scan)
+{
+  GList *plugins = gst_registry_get_plugin_list (gst_registry_get ()), *l;
+  guint checked = 0;
+
+  for (l = plugins; l; l = l->next) {
+    GstPlugin *p = l->data, *loaded;
+    const GstStructure *data = gst_plugin_get_cache_data (p);
+    const gchar *kinds[] = { "autoplug-decoders", "autoplug-encoders" };
+    guint k;
+
+    if (!data || !gst_structure_has_field (data, kinds[0]))
+      continue;
+    loaded = gst_plugin_load (p);
+    fail_unless (loaded != NULL, "%s does not load", gst_plugin_get_name (p));
+    for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
+      gchar **nicks = g_strsplit (gst_structure_get_string (data, kinds[k]),
+          ";", -1);
+      GList *features = gst_registry_get_feature_list_by_plugin
+          (gst_registry_get (), gst_plugin_get_name (p)), *f;
+      guint n_codec = 0, n_nicks = g_strv_length (nicks);
+
+      for (f = features; f; f = f->next) {
+        const gchar *name = gst_plugin_feature_get_name (f->data);
+
+        if (GST_IS_ELEMENT_FACTORY (f->data) && g_str_has_suffix (name,
+                k == 0 ? "dec" : "enc")) {
+          n_codec++;
+          /* a live element class, registered at load */
+          fail_unless (gst_element_factory_get_element_type (f->data) != 0,
+              "%s: no type after loading", name);
+        }
+      }
+      fail_unless_equals_int (n_codec, n_nicks);
+      g_print ("%s: %s %s\n", gst_plugin_get_name (p), kinds[k],
+          n_nicks ? gst_structure_get_string (data, kinds[k]) : "(none)");
+      gst_plugin_feature_list_free (features);
+      g_strfreev (nicks);
+    }
+    gst_object_unref (loaded);
+    checked++;
+  }
+  gst_plugin_list_free (plugins);
+  fail_unless (checked > 0, "no backend plugin keeps its scan's codecs");
+}
+
+GST_END_TEST;
+
 /* No present device decodes H.264 in hardware here: software it is. */
 GST_START_TEST (test_software_without_hardware)
 {
@@ -456,6 +508,7 @@ autoplug_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_features_match_hardware);
+  tcase_add_test (tc, test_features_from_scan);
   tcase_add_test (tc, test_software_without_hardware);
   tcase_add_test (tc, test_hardware_decoder_is_picked);
   tcase_add_test (tc, test_hardware_encoder_is_picked);
