@@ -511,7 +511,18 @@ autoplug_suite (void)
   tcase_add_test (tc, test_features_from_scan);
   tcase_add_test (tc, test_software_without_hardware);
   tcase_add_test (tc, test_hardware_decoder_is_picked);
-  tcase_add_test (tc, test_hardware_encoder_is_picked);
+  {
+    /* gst-plugins-base's encoding plugin: the GPU machine's minimal
+     * GStreamer bundle has none */
+    GstElementFactory *f = gst_element_factory_find ("encodebin");
+
+    if (f)
+      tcase_add_test (tc, test_hardware_encoder_is_picked);
+    else
+      g_print ("case left out: test_hardware_encoder_is_picked needs "
+          "encodebin\n");
+    gst_clear_object (&f);
+  }
   return s;
 }
 
