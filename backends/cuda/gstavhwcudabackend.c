@@ -445,7 +445,10 @@ gst_avhw_cuda_backend_class_init (GstAvhwCudaBackendClass * klass)
   cuda_transfer_class_init (bclass);
   /* What each GPU's NVDEC decodes (cuvidGetDecoderCaps). */
   cuda_caps_class_init (bclass);
-  /* scale_cuda for avhwconvertscale. */
+  /* For avhwconvertscale: the convert-and-scale kernel, then scale_cuda. */
+#ifdef HAVE_CUDA_KERNELS
+  cuda_converter_class_init (bclass);
+#endif
   cuda_scale_class_init (bclass);
 }
 

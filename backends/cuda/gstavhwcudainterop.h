@@ -78,6 +78,12 @@ void cuda_caps_class_init (GstAvhwBackendClass * bclass);
 G_GNUC_INTERNAL
 void cuda_scale_class_init (GstAvhwBackendClass * bclass);
 
+/* From gstavhwcudaconverter.c: the convert-and-scale kernel as the
+ * converter cuda-convert (query_converter, converter_open, convert,
+ * converter_close). */
+G_GNUC_INTERNAL
+void cuda_converter_class_init (GstAvhwBackendClass * bclass);
+
 /* From gstavhwcudamemory.c: sets the foreign-memory vfuncs
  * (memory:CUDAMemory) on @iface. */
 G_GNUC_INTERNAL

@@ -6,16 +6,24 @@
  * @title: avhwconvertscale
  *
  * Resizes frames in avhw device memory and converts their format, on the
- * device, with the FFmpeg filter the device's backend names (scale_cuda,
- * scale_vulkan, scale_vaapi or a vendor's own). Size and format come from
- * the caps. Only conversions that filter makes are offered: asking for
- * another one fails negotiation with an error saying what it makes, and
- * nothing is ever done on the CPU. Passthrough when the caps stay the same.
- * With `device=auto` it takes the device of its input.
+ * device, with one of the converters the device's backend names
+ * (#GstAvhwConverterCaps): FFmpeg filters (scale_cuda, scale_vulkan,
+ * libplacebo or a vendor's own) and converters of the backend's own (the
+ * CUDA backend's `cuda-convert` kernel: NV12, P010 or I420 to packed or
+ * planar RGB in one launch). Size and format come from the caps; the
+ * element picks the first converter that makes them with the `method`
+ * and `add-borders` asked, and `active-converter` names it. Only
+ * conversions some converter makes are offered: asking for another one
+ * fails negotiation with an error saying what they make, and nothing is
+ * ever done on the CPU. Passthrough when the caps stay the same. With
+ * `device=auto` it takes the device of its input.
  *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=30 ! video/x-raw,format=NV12,width=640,height=360 ! avhwupload device=vulkan ! avhwconvertscale ! "video/x-raw(memory:AVHWVulkan),width=320,height=180" ! avhwdownload ! fakesink
+ * ]|
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=30 ! video/x-raw,format=NV12,width=1920,height=1080 ! avhwupload device=cuda ! avhwconvertscale method=area add-borders=true ! "video/x-raw(memory:AVHWCUDA),format=RGBP,width=224,height=224,pixel-aspect-ratio=1/1" ! avhwdownload ! fakesink
  * ]|
  */
 #ifdef HAVE_CONFIG_H
@@ -27,18 +35,22 @@
 #include "gstavhwelementutils.h"
 #include "gstavhwscalecaps.h"
 #include "gstavhwscalegraph.h"
+#include "gstavhwscaleown.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_avhw_convert_scale_debug);
 #define GST_CAT_DEFAULT gst_avhw_convert_scale_debug
 
 #define DEFAULT_PROP_METHOD GST_AVHW_SCALE_METHOD_DEFAULT
 #define DEFAULT_PROP_ADD_BORDERS FALSE
+#define DEFAULT_PROP_BORDER_ARGB 0xff000000
 
 enum
 {
   PROP_METHOD = GST_AVHW_ELEMENT_PROP_LAST,
   PROP_ADD_BORDERS,
   PROP_ACTIVE_FILTER,
+  PROP_BORDER_ARGB,
+  PROP_ACTIVE_CONVERTER,
 };
 
 struct _GstAvhwConvertScale
@@ -47,13 +59,19 @@ struct _GstAvhwConvertScale
 
   GstAvhwScaleMethod method;
   gboolean add_borders;
+  guint32 border_argb;
 
   GstVideoInfo in_info, out_info;
   GstAvhwBackend *backend;      /* of the negotiated device memory */
-  const gchar *filter;          /* the filter for this conversion */
-  const gchar *active_filter;   /* the active-filter property (object lock) */
+  /* the converter for this conversion, of the device's (or, before one
+   * is known, the backend's) list, and its index there */
+  const GstAvhwConverterCaps *converter;
+  guint converter_index;
+  GstAvhwConvertSetup setup;    /* for a converter of the backend's own */
+  const gchar *active;          /* its name, for the properties (object lock) */
   const gchar *method_args;
-  GstAvhwScaleGraph *graph;
+  GstAvhwScaleGraph *graph;     /* a filter converter's */
+  GstAvhwScaleOwn *own;         /* a backend converter's */
   /* the graph was made in set_caps on a frames context of the cache, to
    * check the caps: the first frame's own replaces it */
   gconstpointer checked_frames;
@@ -83,6 +101,9 @@ gst_avhw_convert_scale_set_property (GObject * object, guint prop_id,
     case PROP_ADD_BORDERS:
       self->add_borders = g_value_get_boolean (value);
       break;
+    case PROP_BORDER_ARGB:
+      self->border_argb = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -104,8 +125,12 @@ gst_avhw_convert_scale_get_property (GObject * object, guint prop_id,
     case PROP_ADD_BORDERS:
       g_value_set_boolean (value, self->add_borders);
       break;
+    case PROP_BORDER_ARGB:
+      g_value_set_uint (value, self->border_argb);
+      break;
     case PROP_ACTIVE_FILTER:
-      g_value_set_string (value, self->active_filter);
+    case PROP_ACTIVE_CONVERTER:
+      g_value_set_string (value, self->active);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -120,6 +145,7 @@ static void
 clear_stream (GstAvhwConvertScale * self)
 {
   g_clear_pointer (&self->graph, gst_avhw_scale_graph_free);
+  g_clear_pointer (&self->own, gst_avhw_scale_own_free);
   g_queue_clear_full (&self->pending, (GDestroyNotify) gst_buffer_unref);
 }
 
@@ -226,7 +252,7 @@ build_graph (GstAvhwConvertScale * self, AVBufferRef * in_frames,
 {
   GstAvhwScaleGraphParams p = {
     .backend = gst_avhw_device_get_backend (DEVICE (self)),
-    .filter = self->filter,
+    .filter = self->converter->filter,
     .method_args = self->method_args,
     .in_frames = in_frames,
     .in_width = GST_VIDEO_INFO_WIDTH (&self->in_info),
@@ -242,25 +268,6 @@ build_graph (GstAvhwConvertScale * self, AVBufferRef * in_frames,
   self->checked_frames = NULL;
   self->graph = gst_avhw_scale_graph_new (&p, error);
   return self->graph != NULL;
-}
-
-/* The methods the filter making @out from @in has, for a message. */
-static gchar *
-list_methods (GstAvhwBackend * backend, enum AVPixelFormat in,
-    enum AVPixelFormat out)
-{
-  GEnumClass *klass = g_type_class_ref (GST_TYPE_AVHW_SCALE_METHOD);
-  GString *s = g_string_new (NULL);
-  const gchar *args;
-  guint i;
-
-  for (i = 0; i < klass->n_values; i++)
-    if (gst_avhw_backend_choose_scale_filter (backend, in, out,
-            klass->values[i].value, &args) && args)
-      g_string_append_printf (s, "%s%s", s->len ? ", " : "",
-          klass->values[i].value_nick);
-  g_type_class_unref (klass);
-  return g_string_free (s, FALSE);
 }
 
 /* Posts @msg (owned) as the negotiation error, unless one was posted. */
@@ -282,87 +289,118 @@ same_memory (GstCaps * a, GstCaps * b)
       gst_caps_get_features (b, 0));
 }
 
-/* The active-filter property: @filter (FFmpeg's static name) converts the
- * negotiated caps; NULL in passthrough. */
+/* The active-converter (and active-filter) property: @name (the
+ * converter's static name) converts the negotiated caps; NULL in
+ * passthrough. */
 static void
-set_active_filter (GstAvhwConvertScale * self, const gchar * filter)
+set_active (GstAvhwConvertScale * self, const gchar * name)
 {
   gboolean changed;
 
   GST_OBJECT_LOCK (self);
-  changed = g_strcmp0 (self->active_filter, filter) != 0;
-  self->active_filter = filter;
+  changed = g_strcmp0 (self->active, name) != 0;
+  self->active = name;
   GST_OBJECT_UNLOCK (self);
-  if (changed)
+  if (changed) {
+    g_object_notify (G_OBJECT (self), "active-converter");
     g_object_notify (G_OBJECT (self), "active-filter");
+  }
 }
 
-/* Checks what set_caps needs beyond the caps transform: the filter, the
- * method, the borders, the fields, the range. */
+/* Checks what set_caps needs beyond the caps transform, and picks the
+ * converter: the formats, the method, the borders, the fields, the
+ * range. */
 static gboolean
 check_conversion (GstAvhwConvertScale * self, GstAvhwScaleMethod method,
     gboolean add_borders)
 {
   GstAvhwBackend *b = self->backend;
   GstVideoInfo *in = &self->in_info, *out = &self->out_info;
-  enum AVPixelFormat av_in = gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (in));
-  enum AVPixelFormat av_out =
-      gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (out));
+  GstVideoFormat fin = GST_VIDEO_INFO_FORMAT (in);
+  GstVideoFormat fout = GST_VIDEO_INFO_FORMAT (out);
   const gchar *name = DEVICE (self) ? gst_avhw_device_get_name (DEVICE (self))
       : gst_avhw_backend_get_name (b);
-  const gchar *filter = gst_avhw_backend_get_scale_filter (b);
-  gchar *why = NULL, *what, *msg;
+  gboolean borders = add_borders && gst_avhw_scale_needs_borders (in, out);
+  gchar *why = NULL, *what, *names, *msg;
+  GstAvhwScaleMissing missing = GST_AVHW_SCALE_MISSING_FORMATS;
   GEnumValue *v;
 
-  if (!gst_avhw_scale_filter_usable (b, &why)) {
+  self->converter = NULL;
+  if (!gst_avhw_scale_has_converters (b, DEVICE (self), &why)) {
     msg = g_strdup_printf ("Device %s cannot scale or convert frames: %s. "
         "Scale on another device, or on the CPU (avhwdownload ! "
         "videoconvertscale ! avhwupload).", name, why);
     g_free (why);
     return refuse (self, msg, NULL);
   }
-  if (!gst_avhw_scale_converts (b, DEVICE (self), GST_VIDEO_INFO_FORMAT (in),
-          GST_VIDEO_INFO_FORMAT (out))) {
-    what = gst_avhw_scale_list_outputs (b, DEVICE (self),
-        GST_VIDEO_INFO_FORMAT (in));
+  names = gst_avhw_scale_list_converters (b, DEVICE (self));
+  self->converter = gst_avhw_scale_choose (b, DEVICE (self), fin, fout,
+      method, borders, &self->converter_index, &missing);
+  if (!self->converter && missing == GST_AVHW_SCALE_MISSING_FORMATS) {
+    what = gst_avhw_scale_list_outputs (b, DEVICE (self), fin);
     msg = g_strdup_printf ("%s on %s cannot make %s from %s (from %s it "
-        "makes %s).", filter, name, FMT (out), FMT (in), FMT (in), what);
+        "makes %s).", names, name, FMT (out), FMT (in), FMT (in), what);
     g_free (what);
+    g_free (names);
     return refuse (self, msg, NULL);
   }
-  self->filter = filter = gst_avhw_backend_choose_scale_filter (b, av_in,
-      av_out, method, &self->method_args);
-  if (!self->method_args) {
+  if (!self->converter && missing == GST_AVHW_SCALE_MISSING_METHOD) {
     v = g_enum_get_value (g_type_class_peek (GST_TYPE_AVHW_SCALE_METHOD),
         method);
-    what = list_methods (b, av_in, av_out);
-    msg = g_strdup_printf ("%s on %s has no %s scaling; set method to one "
-        "it has: %s.", filter, name, v ? v->value_nick : "such", what);
+    what = gst_avhw_scale_list_methods (b, DEVICE (self), fin, fout);
+    msg = g_strdup_printf ("%s on %s has no %s scaling from %s to %s; set "
+        "method to one it has: %s.", names, name, v ? v->value_nick : "such",
+        FMT (in), FMT (out), what);
     g_free (what);
+    g_free (names);
     return refuse (self, msg, NULL);
   }
-  if (add_borders && gst_avhw_scale_needs_borders (in, out))
-    return refuse (self, g_strdup_printf ("%s on %s cannot add borders: "
-            "%dx%d (pixel aspect %d/%d) does not fit %dx%d (pixel aspect "
-            "%d/%d) without them. Set add-borders=false to stretch the "
-            "picture, or leave the output's pixel-aspect-ratio open.",
-            filter, name, GST_VIDEO_INFO_WIDTH (in),
-            GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_PAR_N (in),
-            GST_VIDEO_INFO_PAR_D (in), GST_VIDEO_INFO_WIDTH (out),
-            GST_VIDEO_INFO_HEIGHT (out), GST_VIDEO_INFO_PAR_N (out),
-            GST_VIDEO_INFO_PAR_D (out)), NULL);
+  if (!self->converter) {
+    msg = g_strdup_printf ("%s on %s cannot add borders: %dx%d (pixel aspect "
+        "%d/%d) does not fit %dx%d (pixel aspect %d/%d) without them. Set "
+        "add-borders=false to stretch the picture, or leave the output's "
+        "pixel-aspect-ratio open.", names, name, GST_VIDEO_INFO_WIDTH (in),
+        GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_PAR_N (in),
+        GST_VIDEO_INFO_PAR_D (in), GST_VIDEO_INFO_WIDTH (out),
+        GST_VIDEO_INFO_HEIGHT (out), GST_VIDEO_INFO_PAR_N (out),
+        GST_VIDEO_INFO_PAR_D (out));
+    g_free (names);
+    return refuse (self, msg, NULL);
+  }
+  g_free (names);
+  name = self->converter->name;
+  self->method_args = self->converter->method_options[method];
   if (GST_VIDEO_INFO_IS_INTERLACED (in)
       && GST_VIDEO_INFO_HEIGHT (in) != GST_VIDEO_INFO_HEIGHT (out))
     return refuse (self, g_strdup_printf ("%s on %s scales whole frames and "
             "would mix the fields of this interlaced video; keep the height "
-            "(%d) or deinterlace first.", filter, name,
-            GST_VIDEO_INFO_HEIGHT (in)), NULL);
+            "(%d) or deinterlace first.", name, DEVICE (self) ?
+            gst_avhw_device_get_name (DEVICE (self)) :
+            gst_avhw_backend_get_name (b), GST_VIDEO_INFO_HEIGHT (in)), NULL);
   if (GST_VIDEO_INFO_IS_RGB (in) && GST_VIDEO_INFO_IS_YUV (out)
       && out->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
     return refuse (self, g_strdup ("avhwconvertscale makes limited-range "
             "YUV from RGB; ask for a limited-range colorimetry (or none) on "
             "its output."), NULL);
+  /* What a converter of the backend's own is opened for. */
+  memset (&self->setup, 0, sizeof (self->setup));
+  self->setup.in_info = *in;
+  self->setup.out_info = *out;
+  gst_avhw_scale_picture_rect (in, out, borders, &self->setup.dest);
+  GST_OBJECT_LOCK (self);
+  self->setup.border_argb = self->border_argb;
+  GST_OBJECT_UNLOCK (self);
+  self->setup.method = method;
   return TRUE;
+}
+
+/* The session of a converter of the backend's own, on the device. */
+static gboolean
+open_own (GstAvhwConvertScale * self, GError ** error)
+{
+  self->own = gst_avhw_scale_own_new (DEVICE (self), self->converter_index,
+      &self->setup, error);
+  return self->own != NULL;
 }
 
 static gboolean
@@ -407,10 +445,26 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   ensure_device (self, self->backend);
   if (!check_conversion (self, method, add_borders))
     return FALSE;
-  /* With the device known, make the graph now, so that a filter refusing
-   * these caps fails negotiation; else it is made on the first frame. */
+  /* With the device known, make the graph (or open the backend's
+   * converter) now, so that a converter refusing these caps fails
+   * negotiation; else it is made on the first frame. */
   if (!DEVICE (self))
     goto done;
+  if (!self->converter->filter) {
+    if (!open_own (self, &err)) {
+      refuse (self, g_strdup_printf ("%s on %s cannot make %dx%d %s from "
+              "%dx%d %s: %s", self->converter->name,
+              gst_avhw_device_get_name (DEVICE (self)),
+              GST_VIDEO_INFO_WIDTH (&self->out_info),
+              GST_VIDEO_INFO_HEIGHT (&self->out_info), FMT (&self->out_info),
+              GST_VIDEO_INFO_WIDTH (&self->in_info),
+              GST_VIDEO_INFO_HEIGHT (&self->in_info), FMT (&self->in_info),
+              err->message), NULL);
+      g_clear_error (&err);
+      return FALSE;
+    }
+    goto done;
+  }
   frames = gst_avhw_device_get_frames_ctx (DEVICE (self),
       gst_avhw_format_to_av (GST_VIDEO_INFO_FORMAT (&self->in_info)),
       GST_VIDEO_INFO_WIDTH (&self->in_info),
@@ -431,12 +485,14 @@ gst_avhw_convert_scale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
 done:
   self->explained = FALSE;      /* a later caps change may fail anew */
-  set_active_filter (self, gst_base_transform_is_passthrough (trans) ? NULL :
-      self->filter);
+  set_active (self, gst_base_transform_is_passthrough (trans) ? NULL :
+      self->converter->name);
   return TRUE;
 }
 
-/* The filter allocates the output frames: no pool from downstream. */
+/* The converter allocates the output frames (a filter from a frames
+ * context of its own, a backend's converter from the device's frames): no
+ * pool from downstream. */
 static gboolean
 gst_avhw_convert_scale_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
@@ -460,6 +516,33 @@ tag_frame (GstAvhwConvertScale * self, AVFrame * frame)
     frame->color_range = AVCOL_RANGE_JPEG;
   else if (self->in_info.colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235)
     frame->color_range = AVCOL_RANGE_MPEG;
+}
+
+/* A backend's own converter: one output frame per input, straight away,
+ * queued to the next pull_output through the pending list. */
+static GstFlowReturn
+convert_own (GstAvhwConvertScale * self, GstBuffer * inbuf, const AVFrame * src)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GError *err = NULL;
+  AVFrame *frame = NULL;
+  GstBuffer *out;
+
+  if (self->own || open_own (self, &err))
+    frame = gst_avhw_scale_own_convert (self->own, src, &err);
+  if (!frame) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Converting on %s failed.",
+            gst_avhw_device_get_name (DEVICE (self))), ("%s: %s",
+            self->converter->name, err ? err->message : "out of memory"));
+    g_clear_error (&err);
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_ERROR;
+  }
+  out = gst_avhw_buffer_new (DEVICE (self), frame, &self->out_info);
+  GST_BASE_TRANSFORM_GET_CLASS (trans)->copy_metadata (trans, inbuf, out);
+  gst_buffer_unref (inbuf);
+  g_queue_push_tail (&self->pending, out);
+  return GST_FLOW_OK;
 }
 
 static GstFlowReturn
@@ -489,6 +572,8 @@ push_input (GstAvhwConvertScale * self, GstBuffer * inbuf)
     gst_buffer_unref (inbuf);
     return GST_FLOW_ERROR;
   }
+  if (!self->converter->filter)
+    return convert_own (self, inbuf, gst_avhw_memory_get_frame (mem));
   frame = av_frame_clone (gst_avhw_memory_get_frame (mem));
   /* The graph takes its input's frames context from the first frame (a
    * decoder's, or the cache's that upload uses: then the checked one). */
@@ -526,6 +611,11 @@ pull_output (GstAvhwConvertScale * self, GstBuffer ** outbuf)
   GstBuffer *in;
 
   *outbuf = NULL;
+  if (self->converter && !self->converter->filter) {
+    /* a backend's converter: the buffers made by convert_own */
+    *outbuf = g_queue_pop_head (&self->pending);
+    return GST_FLOW_OK;
+  }
   if (!self->graph)
     return GST_FLOW_OK;
   frame = gst_avhw_scale_graph_pull (self->graph, &err);
@@ -540,7 +630,8 @@ pull_output (GstAvhwConvertScale * self, GstBuffer ** outbuf)
   if (!frame->hw_frames_ctx) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Scaling on %s failed.",
             gst_avhw_device_get_name (DEVICE (self))),
-        ("%s gave a frame that is not a hardware frame", self->filter));
+        ("%s gave a frame that is not a hardware frame",
+            self->converter->filter));
     av_frame_free (&frame);
     return GST_FLOW_ERROR;
   }
@@ -673,42 +764,72 @@ gst_avhw_convert_scale_class_init (GstAvhwConvertScaleClass * klass)
   /**
    * GstAvhwConvertScale:method:
    *
-   * How the device's scale filter interpolates; `default` is the filter's
-   * own default. A method the filter does not have fails negotiation with
-   * an error listing those it has.
+   * How the converter interpolates; `default` is the converter's own
+   * default (the CUDA backend's cuda-convert: area where it shrinks,
+   * bilinear where it grows). The element picks a converter that has the
+   * method; where none has it, negotiation fails with an error listing
+   * those they have.
    */
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method",
-          "Interpolation of the device's scale filter (default: the "
-          "filter's own)", GST_TYPE_AVHW_SCALE_METHOD, DEFAULT_PROP_METHOD,
+          "Interpolation of the device's converter (default: the "
+          "converter's own)", GST_TYPE_AVHW_SCALE_METHOD, DEFAULT_PROP_METHOD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
    * GstAvhwConvertScale:add-borders:
    *
-   * Keep the picture's aspect ratio with borders where the output's does
-   * not match. No device scale filter draws borders, so where borders
-   * would be needed this fails negotiation with an error saying so; the
-   * default, %FALSE, stretches the picture to the output size.
+   * Keep the picture's aspect ratio with borders (`border-argb`) where the
+   * output's does not match, in the rectangle videoconvertscale's
+   * add-borders draws it in. Only converters that draw borders do it (the
+   * CUDA backend's cuda-convert; no FFmpeg filter): where borders would be
+   * needed and none of the device's converters for the formats draws
+   * them, negotiation fails with an error saying so. The default, %FALSE,
+   * stretches the picture to the output size.
    */
+  g_object_class_install_property (gobject_class, PROP_ADD_BORDERS,
+      g_param_spec_boolean ("add-borders", "Add borders",
+          "Keep the aspect ratio with borders (where the converter draws "
+          "them; else refuse) rather than stretch", DEFAULT_PROP_ADD_BORDERS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwConvertScale:border-argb:
+   *
+   * The colour of the borders `add-borders` draws, as videoconvertscale's
+   * border-argb: 0xAARRGGBB (alpha only where the output has it).
+   */
+  g_object_class_install_property (gobject_class, PROP_BORDER_ARGB,
+      g_param_spec_uint ("border-argb", "Border ARGB",
+          "Border colour (0xAARRGGBB)", 0, G_MAXUINT32,
+          DEFAULT_PROP_BORDER_ARGB, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAvhwConvertScale:active-converter:
+   *
+   * The converter that converts the negotiated caps on the device, by
+   * its #GstAvhwConverterCaps name: an FFmpeg filter (`scale_cuda`,
+   * `scale_vulkan`, `libplacebo`, a vendor's own) or a converter of the
+   * backend's own (`cuda-convert`). The element picks the first of the
+   * device's converters that makes the formats with the method and the
+   * borders asked. %NULL before caps and in passthrough. Notified when it
+   * changes.
+   */
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_CONVERTER,
+      g_param_spec_string ("active-converter", "Active converter",
+          "Converter of the device converting the negotiated caps (NULL: "
+          "none, or passthrough)", NULL, G_PARAM_READABLE |
+          G_PARAM_STATIC_STRINGS));
   /**
    * GstAvhwConvertScale:active-filter:
    *
-   * The FFmpeg filter that converts the negotiated caps on the device
-   * (`scale_cuda`, `scale_vulkan`, `libplacebo`, a vendor backend's own):
-   * the backend picks it for the conversion, the method and the formats.
-   * %NULL before caps and in passthrough. Notified when it changes.
+   * The same as `active-converter`, under its older name (a converter
+   * that is no FFmpeg filter, `cuda-convert`, is named too).
    */
   g_object_class_install_property (gobject_class, PROP_ACTIVE_FILTER,
       g_param_spec_string ("active-filter", "Active filter",
-          "FFmpeg filter converting the negotiated caps (NULL: none, or "
-          "passthrough)", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_ADD_BORDERS,
-      g_param_spec_boolean ("add-borders", "Add borders",
-          "Refuse (no device filter draws borders) rather than stretch "
-          "where the aspect ratio would need borders",
-          DEFAULT_PROP_ADD_BORDERS, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+          "The same as active-converter (its older name)", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /* System memory too, never made or taken: so that such a link is made
    * and negotiation says what to do instead of "could not link". */
@@ -718,8 +839,9 @@ gst_avhw_convert_scale_class_init (GstAvhwConvertScaleClass * klass)
       GST_AVHW_SCALE_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "avhw scaler and converter", "Filter/Converter/Video/Scaler/Hardware",
-      "Resizes and converts avhw device memory on the device with FFmpeg's "
-      "scale filters", "gst-avhw developers");
+      "Resizes and converts avhw device memory on the device with the "
+      "device's converters (FFmpeg filters, the backend's own kernels)",
+      "gst-avhw developers");
 
   /* Its input's device: opening the best one at READY, before upstream has
    * its own, could pick another. */
@@ -745,5 +867,6 @@ gst_avhw_convert_scale_init (GstAvhwConvertScale * self)
 {
   self->method = DEFAULT_PROP_METHOD;
   self->add_borders = DEFAULT_PROP_ADD_BORDERS;
+  self->border_argb = DEFAULT_PROP_BORDER_ARGB;
   g_queue_init (&self->pending);
 }

@@ -1,16 +1,19 @@
-/* gst-avhw: avhwconvertscale's caps: what the device's scale filter makes
+/* gst-avhw: avhwconvertscale's caps: what the device's converters make
  *
  * For device memory of one backend, transform_caps offers the caps
  * themselves first (passthrough), then any size in the formats the
- * backend's scale filter makes from them (or, asked from downstream, the
- * formats it makes them from), kept to those the device's frames hold. A
- * conversion the filter cannot make is never offered; a backend without a
- * usable filter offers passthrough only.
+ * device's converters (gst_avhw_backend_get_converters()) make from them
+ * (or, asked from downstream, the formats they make them from), kept to
+ * those the device's frames hold. A conversion no converter makes is
+ * never offered; a backend without a usable converter offers passthrough
+ * only.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <libavfilter/avfilter.h>
 
 #include "gstavhwscalecaps.h"
 #include "gstavhwscalegraph.h"
@@ -18,7 +21,8 @@
 static const GstVideoFormat scale_formats[] = {
   GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_Y444,
   GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_RGB,
+  GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_RGBP, GST_VIDEO_FORMAT_BGRP,
 };
 
 /* Returns: (transfer full) (nullable): the backend whose device memory
@@ -57,29 +61,159 @@ device_holds (GstAvhwDevice * device, enum AVPixelFormat f)
   return ret;
 }
 
-/* Whether @backend's scale filter makes @out frames from @in frames (and,
- * with @device, the device's frames hold @out). */
+/* Whether converter @c can run here: a filter converter's filter is in
+ * this FFmpeg. */
+gboolean
+gst_avhw_scale_converter_usable (const GstAvhwConverterCaps * c)
+{
+  return c->n_in_formats > 0 && (!c->filter || avfilter_get_by_name
+      (c->filter));
+}
+
+/* Whether converter @c makes @out frames from @in frames (and, with
+ * @device, the device's frames hold @out). */
+static gboolean
+converter_converts (const GstAvhwConverterCaps * c, GstAvhwDevice * device,
+    GstVideoFormat in, GstVideoFormat out)
+{
+  enum AVPixelFormat aout = gst_avhw_format_to_av (out);
+
+  if (gst_avhw_format_to_av (in) == AV_PIX_FMT_NONE
+      || aout == AV_PIX_FMT_NONE || !gst_avhw_scale_converter_usable (c)
+      || !gst_avhw_converter_caps_takes (c, in)
+      || !gst_avhw_converter_caps_makes (c, out))
+    return FALSE;
+  return !device || device_holds (device, aout);
+}
+
+/* Whether a converter of @backend (of @device, when given) makes @out
+ * frames from @in frames. */
 gboolean
 gst_avhw_scale_converts (GstAvhwBackend * backend, GstAvhwDevice * device,
     GstVideoFormat in, GstVideoFormat out)
 {
-  enum AVPixelFormat ain = gst_avhw_format_to_av (in);
-  enum AVPixelFormat aout = gst_avhw_format_to_av (out);
-  GArray *outs;
-  gboolean ok = FALSE;
+  GPtrArray *list = gst_avhw_backend_get_converters (backend, device);
   guint i;
 
-  if (ain == AV_PIX_FMT_NONE || aout == AV_PIX_FMT_NONE
-      || !gst_avhw_scale_filter_usable (backend, NULL))
+  for (i = 0; i < list->len; i++)
+    if (converter_converts (g_ptr_array_index (list, i), device, in, out))
+      return TRUE;
+  return FALSE;
+}
+
+/* Returns: (transfer full): "cuda-convert, scale_cuda": the names of the
+ * converters of @backend that can run here, each once */
+gchar *
+gst_avhw_scale_list_converters (GstAvhwBackend * backend,
+    GstAvhwDevice * device)
+{
+  GPtrArray *list = gst_avhw_backend_get_converters (backend, device);
+  GString *s = g_string_new (NULL);
+  guint i, j;
+
+  for (i = 0; i < list->len; i++) {
+    const GstAvhwConverterCaps *c = g_ptr_array_index (list, i);
+    gboolean seen = FALSE;
+
+    if (!gst_avhw_scale_converter_usable (c))
+      continue;
+    for (j = 0; j < i; j++)
+      seen |= g_strcmp0 (((GstAvhwConverterCaps *) g_ptr_array_index (list,
+                  j))->name, c->name) == 0;
+    if (!seen)
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", c->name);
+  }
+  return g_string_free (s, FALSE);
+}
+
+/* Whether @backend has a converter that can run here; else why not. */
+gboolean
+gst_avhw_scale_has_converters (GstAvhwBackend * backend,
+    GstAvhwDevice * device, gchar ** reason)
+{
+  GPtrArray *list = gst_avhw_backend_get_converters (backend, device);
+  const gchar *filter = gst_avhw_backend_get_scale_filter (backend);
+  const gchar *missing = NULL;
+  guint i;
+
+  for (i = 0; i < list->len; i++) {
+    const GstAvhwConverterCaps *c = g_ptr_array_index (list, i);
+
+    if (gst_avhw_scale_converter_usable (c))
+      return TRUE;
+    if (c->filter && !missing)
+      missing = c->filter;
+  }
+  if (!reason)
     return FALSE;
-  if (device && !device_holds (device, aout))
-    return FALSE;
-  outs = gst_avhw_backend_get_scale_formats (backend,
-      device ? gst_avhw_device_get_device_ctx (device) : NULL, ain);
-  for (i = 0; i < outs->len && !ok; i++)
-    ok = g_array_index (outs, gint, i) == (gint) aout;
-  g_array_unref (outs);
-  return ok;
+  if (missing || (filter && !avfilter_get_by_name (filter)))
+    *reason = g_strdup_printf ("this FFmpeg (libavfilter %s) has no %s "
+        "filter", AV_STRINGIFY (LIBAVFILTER_VERSION), missing ? missing :
+        filter);
+  else
+    *reason = g_strdup_printf ("backend %s names no FFmpeg scale filter and "
+        "no converter of its own", gst_avhw_backend_get_name (backend));
+  return FALSE;
+}
+
+/* The converter for @in to @out with @method (and borders, when
+ * @borders), the first in the device's order; its index in @index.
+ * %NULL when there is none, with @why saying what is missing: the
+ * formats, the method or the borders. */
+const GstAvhwConverterCaps *
+gst_avhw_scale_choose (GstAvhwBackend * backend, GstAvhwDevice * device,
+    GstVideoFormat in, GstVideoFormat out, GstAvhwScaleMethod method,
+    gboolean borders, guint * index, GstAvhwScaleMissing * why)
+{
+  GPtrArray *list = gst_avhw_backend_get_converters (backend, device);
+  GstAvhwScaleMissing missing = GST_AVHW_SCALE_MISSING_FORMATS;
+  guint i;
+
+  for (i = 0; i < list->len; i++) {
+    const GstAvhwConverterCaps *c = g_ptr_array_index (list, i);
+
+    if (!converter_converts (c, device, in, out))
+      continue;
+    if (!(c->methods & GST_AVHW_SCALE_METHOD_FLAG (method))) {
+      missing = MAX (missing, GST_AVHW_SCALE_MISSING_METHOD);
+      continue;
+    }
+    if (borders && !c->borders) {
+      missing = GST_AVHW_SCALE_MISSING_BORDERS;
+      continue;
+    }
+    if (index)
+      *index = i;
+    return c;
+  }
+  if (why)
+    *why = missing;
+  return NULL;
+}
+
+/* Returns: (transfer full): "default, bilinear, area": the methods of the
+ * converters that make @out from @in */
+gchar *
+gst_avhw_scale_list_methods (GstAvhwBackend * backend, GstAvhwDevice * device,
+    GstVideoFormat in, GstVideoFormat out)
+{
+  GPtrArray *list = gst_avhw_backend_get_converters (backend, device);
+  GEnumClass *klass = g_type_class_ref (GST_TYPE_AVHW_SCALE_METHOD);
+  GString *s = g_string_new (NULL);
+  guint i, j, methods = 0;
+
+  for (i = 0; i < list->len; i++) {
+    const GstAvhwConverterCaps *c = g_ptr_array_index (list, i);
+
+    if (converter_converts (c, device, in, out))
+      methods |= c->methods;
+  }
+  for (j = 0; j < klass->n_values; j++)
+    if (methods & GST_AVHW_SCALE_METHOD_FLAG (klass->values[j].value))
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "",
+          klass->values[j].value_nick);
+  g_type_class_unref (klass);
+  return g_string_free (s, FALSE);
 }
 
 /* Returns: (transfer full): "NV12, I420", the formats made from @in, or
@@ -260,8 +394,8 @@ gst_avhw_scale_transform_caps (GstAvhwDevice * device,
        * the same reason; set_caps refuses what cannot be made. */
       fallback = any_size (gst_caps_get_structure (caps, i), all, FALSE);
     }
-    if (!gst_avhw_backend_get_scale_filter (b)) {
-      /* A device without a scale filter: any format and size of its
+    if (!gst_avhw_scale_has_converters (b, device, NULL)) {
+      /* A device without a converter: any format and size of its
        * memory, so that the link is made and set_caps says so instead of
        * a bare "could not link". */
       res = gst_caps_merge_structure_full (res,

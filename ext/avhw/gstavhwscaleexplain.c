@@ -3,7 +3,7 @@
  * A caps query or a caps event that meets nothing the other side takes
  * ends in a bare not-negotiated at the source; this says what is wrong and
  * what to do (put avhwupload or avhwdownload around it, which formats the
- * filter makes, that the device has no scale filter) when the caps on
+ * converters make, that the device has none) when the caps on
  * both sides say for sure.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -157,7 +157,7 @@ gst_avhw_scale_explain (GstAvhwDevice * device, GstCaps * in, GstCaps * out)
       gst_avhw_backend_get_name (a.backend);
   sizes_differ = a.width > 0 && b.width > 0 && (a.width != b.width
       || a.height != b.height);
-  if (!gst_avhw_scale_filter_usable (a.backend, &why)) {
+  if (!gst_avhw_scale_has_converters (a.backend, device, &why)) {
     if (sizes_differ || (!a.open && !b.open && !any_conversion (a.backend,
                 device, a.formats, b.formats)))
       msg = g_strdup_printf ("Device %s cannot scale or convert frames: %s. "
@@ -167,13 +167,15 @@ gst_avhw_scale_explain (GstAvhwDevice * device, GstCaps * in, GstCaps * out)
   }
   if (!a.open && !b.open && !any_conversion (a.backend, device, a.formats,
           b.formats)) {
+    gchar *names = gst_avhw_scale_list_converters (a.backend, device);
+
     x = join_formats (b.formats);
     y = join_formats (a.formats);
     z = describe_outputs (a.backend, device, a.formats);
     msg = g_strdup_printf ("%s on %s cannot make %s from %s (%s); ask for "
-        "a format it makes, or convert on the CPU (avhwdownload ! "
-        "videoconvert ! avhwupload).",
-        gst_avhw_backend_get_scale_filter (a.backend), name, x, y, z);
+        "a format they make, or convert on the CPU (avhwdownload ! "
+        "videoconvert ! avhwupload).", names, name, x, y, z);
+    g_free (names);
     g_free (x);
     g_free (y);
     g_free (z);

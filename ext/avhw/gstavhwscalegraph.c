@@ -59,33 +59,6 @@ init_debug (void)
   }
 }
 
-/**
- * gst_avhw_scale_filter_usable:
- * @backend: a backend
- * @reason: (out) (optional) (transfer full): why not
- *
- * Returns: whether @backend names a scale filter and this FFmpeg has it
- */
-gboolean
-gst_avhw_scale_filter_usable (GstAvhwBackend * backend, gchar ** reason)
-{
-  const gchar *name = gst_avhw_backend_get_scale_filter (backend);
-
-  if (!name) {
-    if (reason)
-      *reason = g_strdup_printf ("backend %s names no FFmpeg scale filter",
-          gst_avhw_backend_get_name (backend));
-    return FALSE;
-  }
-  if (!avfilter_get_by_name (name)) {
-    if (reason)
-      *reason = g_strdup_printf ("this FFmpeg (libavfilter %s) has no %s "
-          "filter", AV_STRINGIFY (LIBAVFILTER_VERSION), name);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 static gboolean
 check (int ret, const gchar * what, const GstAvhwScaleGraphParams * p,
     GError ** error)

@@ -32,7 +32,4 @@ AVFrame * gst_avhw_scale_graph_pull (GstAvhwScaleGraph * graph,
 
 void gst_avhw_scale_graph_free (GstAvhwScaleGraph * graph);
 
-gboolean gst_avhw_scale_filter_usable (GstAvhwBackend * backend,
-    gchar ** reason);
-
 G_END_DECLS

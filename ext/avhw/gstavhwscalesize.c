@@ -205,3 +205,32 @@ gst_avhw_scale_needs_borders (const GstVideoInfo * in, const GstVideoInfo * out)
   h = (gint) gst_util_uint64_scale_int (ow, d, n);
   return h != oh;
 }
+
+/* Where the picture goes in the output: all of it, or with add-borders
+ * the rectangle videoconvertscale's add-borders draws it in (its borders
+ * split in two, the odd pixel after the picture). */
+void
+gst_avhw_scale_picture_rect (const GstVideoInfo * in, const GstVideoInfo * out,
+    gboolean add_borders, GstVideoRectangle * rect)
+{
+  gint ow = GST_VIDEO_INFO_WIDTH (out), oh = GST_VIDEO_INFO_HEIGHT (out);
+  gint from_n, from_d, n, d, to_w, to_h, bw = 0, bh = 0;
+
+  if (add_borders && gst_util_fraction_multiply (GST_VIDEO_INFO_WIDTH (in),
+          GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_PAR_N (in),
+          GST_VIDEO_INFO_PAR_D (in), &from_n, &from_d)
+      && gst_util_fraction_multiply (from_n, from_d,
+          GST_VIDEO_INFO_PAR_D (out), GST_VIDEO_INFO_PAR_N (out), &n, &d)) {
+    to_h = (gint) gst_util_uint64_scale_int (ow, d, n);
+    if (to_h <= oh) {
+      bh = oh - to_h;
+    } else {
+      to_w = (gint) gst_util_uint64_scale_int (oh, n, d);
+      bw = MAX (ow - to_w, 0);
+    }
+  }
+  rect->x = bw / 2;
+  rect->y = bh / 2;
+  rect->w = ow - bw;
+  rect->h = oh - bh;
+}

@@ -98,8 +98,11 @@ G_BEGIN_DECLS
  *   converts this backend's hardware frames on the device ("scale_cuda",
  *   "scale_vulkan", a vendor's own), looked up at run time with
  *   avfilter_get_by_name(). It must take the options `w`, `h` and `format`
- *   (an output software format name). Optional; %NULL: the backend's
- *   devices do not scale, and avhwconvertscale says so.
+ *   (an output software format name). The library describes it, with the
+ *   three calls below, as converters (#GstAvhwConverterCaps, one per input
+ *   format and filter) after those of @query_converter. Optional; %NULL
+ *   with no @query_converter: the backend's devices do not scale, and
+ *   avhwconvertscale says so.
  * @get_scale_formats: adds to @out_formats (`enum AVPixelFormat` as gint)
  *   the software formats @scale_filter makes from frames of @in_format on
  *   the device @device_ctx, @in_format itself included where the filter
@@ -129,6 +132,30 @@ G_BEGIN_DECLS
  *   libplacebo): avhw calls it before it frees what that work may still
  *   use (a filter graph). Optional; absent: frames are done when they are
  *   returned.
+ * @query_converter: describes converter @index of the device @device_ctx
+ *   (%NULL: what the backend says without a device, for caps before one
+ *   is open) in @caps, which the library filled with
+ *   gst_avhw_converter_caps_init(); returns %FALSE, leaving @caps alone,
+ *   past the last one. Asked once per device from index 0 up and kept; the
+ *   answers are the device's converters in the order avhwconvertscale
+ *   prefers them, before those of @scale_filter. A converter is a
+ *   libavfilter filter (#GstAvhwConverterCaps.filter) or one the backend
+ *   runs itself (no filter: @converter_open, @convert, @converter_close).
+ *   An answer that breaks gst_avhw_converter_caps_check()'s rules converts
+ *   nothing. Optional; absent: the converters of @scale_filter only.
+ * @converter_open: opens a session of the backend's own converter @index
+ *   for the conversion @setup on the device @device_ctx: everything that
+ *   can be done once per negotiation (kernels loaded, parameters
+ *   computed). Returns the session, or %NULL with @error set; a setup the
+ *   converter cannot do (a colour matrix it lacks) is refused here, and
+ *   avhwconvertscale refuses the caps with @error's message. Optional
+ *   (with @convert and @converter_close).
+ * @convert: converts the device frame @src (of the setup's input) into
+ *   @dst, a frame the library allocated with @frames_get_buffer from the
+ *   device's frames of the setup's output format and size: queued on the
+ *   device in order with the frames' other work (on CUDA, the device
+ *   context's stream), not waited for. Returns %FALSE with @error set.
+ * @converter_close: frees a session of @converter_open.
  *
  * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
  * and memory) is not in the class: a backend that has it implements the
@@ -188,11 +215,22 @@ struct _GstAvhwBackendClass
   const gchar *(*get_scale_filter_for) (GstAvhwBackend * backend,
       enum AVPixelFormat in_format, enum AVPixelFormat out_format,
       GstAvhwScaleMethod method, const gchar ** options);
+
+  /* Added in version 2 from the padding: a backend built before them has
+   * NULL here. */
   gboolean (*wait_frame) (GstAvhwBackend * backend, const AVFrame * frame,
       GError ** error);
+  gboolean (*query_converter) (GstAvhwBackend * backend,
+      AVBufferRef * device_ctx, guint index, GstAvhwConverterCaps * caps);
+  gpointer (*converter_open) (GstAvhwBackend * backend,
+      AVBufferRef * device_ctx, guint index,
+      const GstAvhwConvertSetup * setup, GError ** error);
+  gboolean (*convert) (GstAvhwBackend * backend, gpointer session,
+      AVFrame * dst, const AVFrame * src, GError ** error);
+  void (*converter_close) (GstAvhwBackend * backend, gpointer session);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 5];
 };
 
 /**
@@ -305,6 +343,23 @@ AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,
 GST_AVHW_API
 GArray * gst_avhw_backend_get_scale_formats (GstAvhwBackend * backend,
     AVBufferRef * device_ctx, enum AVPixelFormat in_format);
+
+GST_AVHW_API
+GPtrArray * gst_avhw_backend_get_converters (GstAvhwBackend * backend,
+    GstAvhwDevice * device);
+
+GST_AVHW_API
+gpointer gst_avhw_backend_open_converter (GstAvhwBackend * backend,
+    AVBufferRef * device_ctx, guint index, const GstAvhwConvertSetup * setup,
+    GError ** error);
+
+GST_AVHW_API
+gboolean gst_avhw_backend_convert (GstAvhwBackend * backend, gpointer session,
+    AVFrame * dst, const AVFrame * src, GError ** error);
+
+GST_AVHW_API
+void gst_avhw_backend_close_converter (GstAvhwBackend * backend,
+    gpointer session);
 
 GST_AVHW_API
 const gchar * gst_avhw_backend_choose_scale_filter (GstAvhwBackend * backend,

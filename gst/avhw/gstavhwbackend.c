@@ -33,12 +33,14 @@ gst_avhw_scale_method_get_type (void)
 {
   static gsize id = 0;
   static const GEnumValue values[] = {
-    {GST_AVHW_SCALE_METHOD_DEFAULT, "The scale filter's own default",
+    {GST_AVHW_SCALE_METHOD_DEFAULT, "The converter's own default",
         "default"},
     {GST_AVHW_SCALE_METHOD_NEAREST, "Nearest neighbour", "nearest-neighbour"},
     {GST_AVHW_SCALE_METHOD_BILINEAR, "Bilinear", "bilinear"},
     {GST_AVHW_SCALE_METHOD_BICUBIC, "Bicubic", "bicubic"},
     {GST_AVHW_SCALE_METHOD_LANCZOS, "Lanczos", "lanczos"},
+    {GST_AVHW_SCALE_METHOD_AREA, "Area (box filter) where it shrinks, "
+          "bilinear where it grows", "area"},
     {0, NULL, NULL}
   };
 

@@ -6,6 +6,7 @@
 
 #include <gst/avhw/avhw-prelude.h>
 #include <gst/avhw/gstavhwcodeccaps.h>
+#include <gst/avhw/gstavhwconvertercaps.h>
 #include <gst/video/video.h>
 
 G_BEGIN_DECLS
@@ -19,10 +20,13 @@ typedef struct _GstAvhwDevice GstAvhwDevice;
  * @GST_AVHW_SCALE_METHOD_BILINEAR: bilinear
  * @GST_AVHW_SCALE_METHOD_BICUBIC: bicubic
  * @GST_AVHW_SCALE_METHOD_LANCZOS: Lanczos
+ * @GST_AVHW_SCALE_METHOD_AREA: each output pixel the mean of the input it
+ *   covers (a box filter) on an axis that shrinks, bilinear on one that
+ *   grows: antialiased at large ratios (1080p to 224x224)
  *
- * How a backend's scale filter interpolates (avhwconvertscale's `method`);
- * #GstAvhwBackendClass.get_scale_method_args maps it to the filter's own
- * option.
+ * How a converter interpolates (avhwconvertscale's `method`); a
+ * converter lists those it has in #GstAvhwConverterCaps.methods, and a
+ * filter converter the filter's option for each.
  */
 typedef enum
 {
@@ -31,6 +35,7 @@ typedef enum
   GST_AVHW_SCALE_METHOD_BILINEAR,
   GST_AVHW_SCALE_METHOD_BICUBIC,
   GST_AVHW_SCALE_METHOD_LANCZOS,
+  GST_AVHW_SCALE_METHOD_AREA,
 } GstAvhwScaleMethod;
 
 #define GST_TYPE_AVHW_SCALE_METHOD (gst_avhw_scale_method_get_type ())

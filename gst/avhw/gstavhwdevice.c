@@ -719,6 +719,19 @@ gst_avhw_device_get_sw_formats (GstAvhwDevice * device)
   return g_array_ref (device->sw_formats);
 }
 
+static void
+add_format_name (GValue * list, GValue * v, const gchar * name)
+{
+  guint j;
+
+  for (j = 0; j < gst_value_list_get_size (list); j++)
+    if (g_str_equal (g_value_get_string (gst_value_list_get_value (list, j)),
+            name))
+      return;
+  g_value_set_string (v, name);
+  gst_value_list_append_value (list, v);
+}
+
 /**
  * gst_avhw_device_get_raw_caps:
  * @device: a #GstAvhwDevice
@@ -734,27 +747,30 @@ gst_avhw_device_get_raw_caps (GstAvhwDevice * device, gboolean device_memory)
   GArray *fmts;
   GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
   GstCaps *caps;
-  guint i, j;
+  gchar **names;
+  guint i;
 
   g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
   fmts = gst_avhw_device_get_sw_formats (device);
+  names = gst_avhw_format_list_names ();
   g_value_init (&list, GST_TYPE_LIST);
   g_value_init (&v, G_TYPE_STRING);
   for (i = 0; i < fmts->len; i++) {
-    GstVideoFormat f = gst_avhw_format_from_av (g_array_index (fmts, gint, i));
-    gboolean dup = FALSE;
+    gint av = g_array_index (fmts, gint, i);
+    GstVideoFormat f = gst_avhw_format_from_av (av);
+    gchar **n;
 
     if (f == GST_VIDEO_FORMAT_UNKNOWN)
       continue;
-    for (j = 0; j < gst_value_list_get_size (&list); j++)
-      dup |= g_str_equal (g_value_get_string (gst_value_list_get_value (&list,
-                  j)), gst_video_format_to_string (f));
-    if (dup)
-      continue;
-    g_value_set_string (&v, gst_video_format_to_string (f));
-    gst_value_list_append_value (&list, &v);
+    /* its preferred name, then the others held in the same layout (RGBP
+     * and BGRP in yuv444p frames) */
+    add_format_name (&list, &v, gst_video_format_to_string (f));
+    for (n = names; *n; n++)
+      if (gst_avhw_format_to_av (gst_video_format_from_string (*n)) == av)
+        add_format_name (&list, &v, *n);
   }
   g_array_unref (fmts);
+  g_strfreev (names);
   caps = gst_caps_new_simple ("video/x-raw", "width", GST_TYPE_INT_RANGE, 1,
       G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, "framerate",
       GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);

@@ -23,6 +23,14 @@ static const struct
   {GST_VIDEO_FORMAT_Y42B, AV_PIX_FMT_YUVJ422P},
   {GST_VIDEO_FORMAT_Y444, AV_PIX_FMT_YUV444P},
   {GST_VIDEO_FORMAT_Y444, AV_PIX_FMT_YUVJ444P},
+  /* Planar RGB: FFmpeg's one 8-bit planar RGB format, gbrp (planes G, B,
+   * R), is not one FFmpeg 5.1's CUDA frames hold, and none has R first.
+   * RGBP and BGRP frames are held as yuv444p, the layout they share (three
+   * full-size 8-bit planes), with their planes in GStreamer's order: R, G,
+   * B for RGBP and B, G, R for BGRP. Only the GStreamer name says what the
+   * planes hold; a yuv444p frame is Y444 on the way back. */
+  {GST_VIDEO_FORMAT_RGBP, AV_PIX_FMT_YUV444P},
+  {GST_VIDEO_FORMAT_BGRP, AV_PIX_FMT_YUV444P},
   {GST_VIDEO_FORMAT_I420_10LE, AV_PIX_FMT_YUV420P10LE},
   {GST_VIDEO_FORMAT_I422_10LE, AV_PIX_FMT_YUV422P10LE},
   {GST_VIDEO_FORMAT_Y444_10LE, AV_PIX_FMT_YUV444P10LE},

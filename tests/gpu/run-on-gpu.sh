@@ -11,7 +11,8 @@
 #                libs_contract (AVHW_BACKEND=cuda, vulkan, opencl), elements_context,
 #                elements_updown, elements_avhwdec, elements_foreign, elements_autoplug,
 #                libs_registry, libs_cache(-reuse-off), elements_convertscale
-#                (AVHW_TEST_DEVICE=cuda: scale_cuda; =vulkan: scale_vulkan)
+#                (AVHW_TEST_DEVICE=cuda: scale_cuda; =vulkan: scale_vulkan),
+#                elements_convertscale_cuda (cuda-convert, the CUDA kernel)
 #   conformance  tests/gpu/conformance-gst.sh over .gpu/media/MANIFEST.tsv through
 #                NVDEC (avhwdec device=cuda:0 fallback=false), then fallback=true
 #                for every stream that did not pass
@@ -65,6 +66,10 @@
 #                avhwconvertscale to 224x224 on the device (NV12, RGBx, + download)
 #                against avhwdownload ! videoconvertscale and ffmpeg -vf scale_cuda;
 #                fps and CPU ms per frame, in $OUT/convertscale.md
+#   cudaconvert  (not in the default list) tests/gpu/cuda-convert.sh (issue 31):
+#                1080p H.264 and H.265 through NVDEC to
+#                224x224 RGBP with cuda-convert: PSNR against videoconvertscale,
+#                fps against decode only; $OUT/cuda-convert.md
 #   python       (not in the default list) tests/gpu/python-on-gpu.sh: PyGObject built
 #                for this machine's python3 from .gpu/pygobject-kit.tar.xz
 #                (make-pygobject-kit.sh), then tests/python (gpu_frames: NVDEC frames
@@ -204,6 +209,8 @@ if has check; then
     # it the program says so and exits 77)
     [ -x "$GPUBUNDLE/bin/elements_convertscale" ] && run_check elements_convertscale_cuda "$GPUBUNDLE/bin/elements_convertscale" AVHW_TEST_DEVICE=cuda
     [ -x "$GPUBUNDLE/bin/elements_convertscale" ] && run_check elements_convertscale_vulkan "$GPUBUNDLE/bin/elements_convertscale" AVHW_TEST_DEVICE=vulkan
+    # the CUDA backend's own converter (cuda-convert) against videoconvertscale
+    [ -x "$GPUBUNDLE/bin/elements_convertscale_cuda" ] && run_check elements_convertscale_cuda_kernel "$GPUBUNDLE/bin/elements_convertscale_cuda"
     echo; echo "check summary:"; printf '  %s\n' "${CHECK_RESULTS[@]}"
 fi
 
@@ -450,6 +457,14 @@ if has convertscale; then
     timeout -k 10 "$b" bash tests/bench/convertscale.sh --device "$DEVICE" --clips .gpu/bench \
         | tee "$OUT/convertscale.md"
     echo "convertscale.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+fi
+
+if has cudaconvert; then
+    stage "cudaconvert: cuda-convert through NVDEC frames to 224x224 RGBP (issue 31)"
+    b=$(budget 300)
+    timeout -k 10 "$b" bash tests/gpu/cuda-convert.sh --device "$DEVICE" --clips .gpu/bench \
+        | tee "$OUT/cuda-convert.md"
+    echo "cuda-convert.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi
 
 if has python; then

@@ -258,6 +258,45 @@ GST_START_TEST (test_scale_contract)
 
 GST_END_TEST;
 
+/* The converter contract: every converter of the device keeps
+ * gst_avhw_converter_caps_check()'s rules (one that broke them converts
+ * nothing), a converter of the backend's own comes with a convert, and a
+ * backend that names a scale filter has it among the converters. */
+GST_START_TEST (test_converter_contract)
+{
+  GstAvhwDevice *dev = open_dev ();
+  GstAvhwBackend *b = gst_avhw_device_get_backend (dev);
+  GstAvhwBackendClass *klass = GST_AVHW_BACKEND_GET_CLASS (b);
+  GPtrArray *list = gst_avhw_backend_get_converters (b, dev);
+  const gchar *filter = gst_avhw_backend_get_scale_filter (b);
+  gboolean named = filter == NULL;
+  guint i;
+
+  fail_unless (list == gst_avhw_backend_get_converters (b, dev),
+      "the converters are asked once per device");
+  for (i = 0; i < list->len; i++) {
+    const GstAvhwConverterCaps *c = g_ptr_array_index (list, i);
+    gchar *why = NULL, *d;
+
+    if (c->n_in_formats == 0)
+      continue;
+    fail_unless (gst_avhw_converter_caps_check (c, &why), "converter %u: %s",
+        i, why);
+    if (!c->filter)
+      fail_unless (klass->converter_open && klass->convert
+          && klass->converter_close, "%s runs on the backend, which lacks "
+          "converter_open, convert or converter_close", c->name);
+    named |= g_strcmp0 (c->filter, filter) == 0;
+    d = gst_avhw_converter_caps_describe (c);
+    g_print ("  %s converter %u: %s\n", backend_name, i, d);
+    g_free (d);
+  }
+  fail_unless (named, "scale filter %s is no converter", filter);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 /* The answer the library gives for one codec keeps the rules between its
  * fields (gst_avhw_decoder_caps_check(), the one place they are stated),
  * the convenience calls the elements use say the same, and a no has
@@ -483,6 +522,7 @@ contract_suite (void)
   tcase_add_test (tc, test_copy_or_clear_error);
   tcase_add_test (tc, test_out_of_range_is_clear);
   tcase_add_test (tc, test_scale_contract);
+  tcase_add_test (tc, test_converter_contract);
   tcase_add_test (tc, test_decode_answers);
   tcase_add_test (tc, test_foreign_interop);
   return s;

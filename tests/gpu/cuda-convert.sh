@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cuda-convert.sh - the CUDA backend's converter cuda-convert (issue 31) on
+# the GPU machine, through decoded frames: 1080p H.264 and H.265 (NVDEC)
+# to 224x224 RGBP on the device. Prints Markdown.
+#
+#   bash tests/gpu/cuda-convert.sh [--device cuda:0] [--clips .gpu/bench]
+#                                  [--frames 60] [--codecs "h264 h265"]
+#
+# Per codec (F = CLIPS/bench-1080p-CODEC.mp4):
+#   quality  the first FRAMES frames through avhwdec ! avhwconvertscale
+#            (method=area, then bilinear) ! RGBP 224x224 ! avhwdownload,
+#            and through avhwdec ! avhwdownload ! videoconvertscale (bilinear2,
+#            then bilinear) to the same caps: PSNR of the two (ffmpeg's psnr
+#            filter over the raw planes; the pass mark is 35 dB), and the
+#            active converter (must be cuda-convert)
+#   speed    fps of the whole file through avhw-bench-decode: decode only
+#            (avhwdec ! fakesink), decode + cuda-convert RGBP 224x224, the
+#            same letterboxed (add-borders, pixel-aspect-ratio=1/1), the same
+#            + avhwdownload, and avhwdownload ! videoconvertscale on the CPU
+# Exits 1 when a quality row is under 35 dB or not cuda-convert.
+set -u
+. "$(dirname "$0")/../bench/bench-lib.sh"
+DEVICE=cuda:0
+CLIPS=$TOP/.gpu/bench
+FRAMES=60
+CODECS="h264 h265"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --device) DEVICE=$2; shift 2 ;;
+        --clips) CLIPS=$2; shift 2 ;;
+        --frames) FRAMES=$2; shift 2 ;;
+        --codecs) CODECS=$2; shift 2 ;;
+        -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+        *) echo "cuda-convert: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+find_bench_bin
+export BENCH_NAME=cuda-convert
+MEM=memory:AVHWCUDA
+OUTC="video/x-raw($MEM),format=RGBP,width=224,height=224"
+CPUC="video/x-raw,format=RGBP,width=224,height=224"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+echo "## cuda-convert: 1080p to 224x224 RGBP on $DEVICE"
+echo
+machine_info
+echo
+for c in $CODECS; do
+    F=$CLIPS/bench-1080p-$c.mp4
+    [ -f "$F" ] || { echo "cuda-convert: no clip $F (tests/bench/make-clips.sh $CLIPS)" >&2; rc=1; continue; }
+    DEC="filesrc location=$F ! parsebin ! avhwdec device=$DEVICE fallback=false"
+    echo "### $c: $(basename "$F")"
+    echo
+    echo "| method (videoconvertscale's) | PSNR (first $FRAMES frames) | converter |"
+    echo "|---|---|---|"
+    for pair in area:bilinear2 bilinear:bilinear; do
+        m=${pair%%:*} cm=${pair#*:}
+        dev=$tmp/$c-$m-dev.raw cpu=$tmp/$c-$m-cpu.raw
+        # -v prints the element's active-converter in the caps notify lines
+        timeout 120 gst-launch-1.0 -v $DEC ! identity eos-after="$FRAMES" ! \
+            avhwconvertscale name=c method="$m" ! "$OUTC" ! avhwdownload ! \
+            filesink location="$dev" > "$tmp/dev.log" 2>&1
+        timeout 120 gst-launch-1.0 -q $DEC ! identity eos-after="$FRAMES" ! \
+            avhwdownload ! videoconvertscale method="$cm" ! "$CPUC" ! \
+            filesink location="$cpu" > "$tmp/cpu.log" 2>&1
+        conv=$(sed -n 's/.*GstAvhwConvertScale:c: active-converter = \(.*\)$/\1/p' "$tmp/dev.log" | tail -n1)
+        # RGBP's three full-size planes read as gbrp: the same planes on both
+        # sides, whatever ffmpeg calls them
+        psnr=$(ffmpeg -v error -nostdin -f rawvideo -pix_fmt gbrp -s 224x224 -i "$dev" \
+            -f rawvideo -pix_fmt gbrp -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
+            | sed -n 's/.*average:\([0-9.inf]*\).*/\1/p' | tail -n1)
+        [ -n "$psnr" ] || psnr=$(ffmpeg -nostdin -f rawvideo -pix_fmt gbrp -s 224x224 -i "$dev" \
+            -f rawvideo -pix_fmt gbrp -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
+            | sed -n 's/.*average:\([0-9.inf]*\).*/\1/p' | tail -n1)
+        echo "| $m ($cm) | ${psnr:-none: $(tail -n1 "$tmp/dev.log")} dB | ${conv:-?} |"
+        case "$psnr" in
+            inf) ;;
+            ''|*[!0-9.]*) rc=1 ;;
+            *) awk "BEGIN { exit !($psnr >= 35) }" || rc=1 ;;
+        esac
+        [ "$conv" = cuda-convert ] || rc=1
+    done
+    echo
+    S="fakesink name=sink sync=false"
+    rows=(
+        "decode only|$DEC ! $S"
+        "decode + cuda-convert RGBP 224x224|$DEC ! avhwconvertscale ! $OUTC ! $S"
+        "... letterboxed|$DEC ! avhwconvertscale add-borders=true ! $OUTC,pixel-aspect-ratio=1/1 ! $S"
+        "... + avhwdownload|$DEC ! avhwconvertscale ! $OUTC ! avhwdownload ! $S"
+        "CPU: avhwdownload ! videoconvertscale|$DEC ! avhwdownload ! videoconvertscale method=bilinear2 ! $CPUC ! $S"
+    )
+    HEADER=--header
+    for row in "${rows[@]}"; do
+        label=${row%%|*}; desc=${row#*|}
+        BENCH_EXTRA="codec=$c" run_decode "$label" $HEADER -- "$desc" ||
+            echo "| $label | failed (exit $?): see the stderr lines above |"
+        HEADER=""
+    done
+    echo
+done
+exit $rc
