@@ -73,32 +73,63 @@ print_codecs (GstAvhwBackend * backend, guint index, gboolean encoders)
 }
 
 /* The backend's scale filter for avhwconvertscale, and its methods. */
-static void
-print_scale (GstAvhwBackend * backend)
+/* The formats of @formats, "NV12 I420 ..." */
+static gchar *
+format_list (const GstVideoFormat * formats, guint n)
 {
-  const gchar *filter = gst_avhw_backend_get_scale_filter (backend);
-  GEnumClass *klass;
-  GString *s;
+  GString *s = g_string_new (NULL);
   guint i;
 
-  if (!filter) {
-    g_print ("      scale (avhwconvertscale): none, the backend names no "
-        "FFmpeg scale filter\n");
-    return;
+  for (i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? " " : "",
+        gst_video_format_to_string (formats[i]));
+  return g_string_free (s, FALSE);
+}
+
+/* What avhwconvertscale can use on @dev (NULL: what the backend says
+ * without a device), in the order it prefers them: a line per converter,
+ * with its conversions "IN -> OUT...". */
+static void
+print_converters (GstAvhwBackend * backend, GstAvhwDevice * dev)
+{
+  GPtrArray *list = gst_avhw_backend_get_converters (backend, dev);
+  GEnumClass *klass = g_type_class_ref (GST_TYPE_AVHW_SCALE_METHOD);
+  GPtrArray *names = g_ptr_array_new ();
+  guint i, j, m;
+
+  g_print ("      convert and scale (avhwconvertscale), in the order it "
+      "prefers:%s\n", !list || list->len == 0 ? " none" : "");
+  for (i = 0; list && i < list->len; i++) {
+    const GstAvhwConverterCaps *c = g_ptr_array_index (list, i);
+    GString *line = g_string_new (NULL), *methods = g_string_new (NULL);
+
+    if (g_ptr_array_find_with_equal_func (names, c->name, g_str_equal, NULL))
+      continue;
+    g_ptr_array_add (names, (gpointer) c->name);
+    for (m = 0; m < klass->n_values; m++)
+      if (c->methods & GST_AVHW_SCALE_METHOD_FLAG (klass->values[m].value))
+        g_string_append_printf (methods, " %s", klass->values[m].value_nick);
+    for (j = i; j < list->len; j++) {
+      const GstAvhwConverterCaps *d = g_ptr_array_index (list, j);
+      gchar *in, *out;
+
+      if (!g_str_equal (d->name, c->name) || d->n_in_formats == 0)
+        continue;
+      in = format_list (d->in_formats, d->n_in_formats);
+      out = format_list (d->out_formats, d->n_out_formats);
+      g_string_append_printf (line, "%s%s -> %s", line->len ? "; " : "", in,
+          out);
+      g_free (in);
+      g_free (out);
+    }
+    g_print ("        %s (%s%s; methods:%s%s): %s\n", c->name,
+        c->filter ? "FFmpeg's " : "the backend's own", c->filter ? c->filter :
+        "", methods->str, c->borders ? "; add-borders" : "",
+        line->len ? line->str : "converts nothing here");
+    g_string_free (line, TRUE);
+    g_string_free (methods, TRUE);
   }
-  if (!avfilter_get_by_name (filter)) {
-    g_print ("      scale (avhwconvertscale): %s is not in this FFmpeg "
-        "(libavfilter %s)\n", filter, AV_STRINGIFY (LIBAVFILTER_VERSION));
-    return;
-  }
-  klass = g_type_class_ref (GST_TYPE_AVHW_SCALE_METHOD);
-  s = g_string_new (NULL);
-  for (i = 0; i < klass->n_values; i++)
-    if (gst_avhw_backend_get_scale_method_args (backend,
-            klass->values[i].value))
-      g_string_append_printf (s, " %s", klass->values[i].value_nick);
-  g_print ("      scale (avhwconvertscale): %s; methods:%s\n", filter, s->str);
-  g_string_free (s, TRUE);
+  g_ptr_array_unref (names);
   g_type_class_unref (klass);
 }
 
@@ -109,7 +140,7 @@ print_device (GstAvhwBackend * backend, guint index)
   gchar *str = g_strdup_printf ("%s:%u", gst_avhw_backend_get_name (backend),
       index);
   GError *err = NULL;
-  GstAvhwDevice *dev;
+  GstAvhwDevice *dev = NULL;
   gint64 t0;
 
   g_print ("    %s  %s\n", str, desc);
@@ -137,12 +168,12 @@ print_device (GstAvhwBackend * backend, guint index)
           (g_get_monotonic_time () - t0) / 1000.0, s->str);
       g_string_free (s, TRUE);
       g_array_unref (fmts);
-      gst_object_unref (dev);
     }
   }
   print_codecs (backend, index, FALSE);
   print_codecs (backend, index, TRUE);
-  print_scale (backend);
+  print_converters (backend, dev);
+  gst_clear_object (&dev);
   g_free (str);
   return TRUE;
 }

@@ -44,12 +44,18 @@ converter_free (GstAvhwConverterCaps * c)
 }
 
 /* The converters for one input format from the scale_filter calls: one
- * per filter that makes some of its outputs. */
+ * per filter that makes some of its outputs.
+ *
+ * A format held in the frames of another (RGBP and BGRP in yuv444p frames,
+ * gstavhwformat.c) is that other format to FFmpeg's filters: they would
+ * read its planes as YUV. It only scales, to itself, with the backend's
+ * scale filter, which resizes planes; no filter converts it. */
 static void
 add_filter_converters (GstAvhwBackend * backend, AVBufferRef * device_ctx,
     GstVideoFormat in, GPtrArray * out)
 {
   enum AVPixelFormat ain = gst_avhw_format_to_av (in);
+  gboolean borrowed = gst_avhw_format_from_av (ain) != in;
   GArray *outs = gst_avhw_backend_get_scale_formats (backend, device_ctx, ain);
   gboolean *done = g_new0 (gboolean, outs->len + 1);
   const gchar *opts;
@@ -60,11 +66,13 @@ add_filter_converters (GstAvhwBackend * backend, AVBufferRef * device_ctx,
     const gchar *filter;
     GstAvhwConverterCaps *c;
 
-    if (done[i] || gst_avhw_format_from_av (first) == GST_VIDEO_FORMAT_UNKNOWN)
+    if (done[i] || gst_avhw_format_from_av (first) == GST_VIDEO_FORMAT_UNKNOWN
+        || (borrowed && first != ain))
       continue;
     filter = gst_avhw_backend_choose_scale_filter (backend, ain, first,
         GST_AVHW_SCALE_METHOD_DEFAULT, &opts);
-    if (!filter)
+    if (!filter || (borrowed && g_strcmp0 (filter,
+                gst_avhw_backend_get_scale_filter (backend)) != 0))
       continue;
     c = g_new0 (GstAvhwConverterCaps, 1);
     gst_avhw_converter_caps_init (c);
@@ -75,10 +83,12 @@ add_filter_converters (GstAvhwBackend * backend, AVBufferRef * device_ctx,
       enum AVPixelFormat f = g_array_index (outs, gint, j);
       const gchar *o;
 
-      if (!done[j] && gst_avhw_backend_choose_scale_filter (backend, ain, f,
+      if (!done[j] && (!borrowed || f == ain)
+          && gst_avhw_backend_choose_scale_filter (backend, ain, f,
               GST_AVHW_SCALE_METHOD_DEFAULT, &o) == filter) {
         done[j] = TRUE;
-        gst_avhw_converter_caps_add_out_format (c, gst_avhw_format_from_av (f));
+        gst_avhw_converter_caps_add_out_format (c, borrowed ? in :
+            gst_avhw_format_from_av (f));
       }
     }
     for (m = 0; m < GST_AVHW_CONVERTER_MAX_METHODS; m++) {

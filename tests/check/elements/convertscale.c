@@ -170,6 +170,35 @@ GST_START_TEST (test_scale_same_format)
 
 GST_END_TEST;
 
+/* Planar RGB is held in yuv444p frames (gstavhwformat.c), which FFmpeg's
+ * filters read as YUV: it scales to itself, right, and is converted to
+ * nothing else (once RGBP -> Y444 was accepted: RGB planes out as YUV). */
+GST_START_TEST (test_planar_rgb_scales_only)
+{
+  static const gchar *outs[] = { "Y444", "NV12", "I420", "RGBA", "BGRx" };
+  guint i;
+
+  if (!device_holds (GST_VIDEO_FORMAT_RGBP)) {
+    g_print ("  the device holds no RGBP frames: nothing to check\n");
+    return;
+  }
+  compare ("video/x-raw,format=RGBP,width=640,height=360", "bilinear",
+      "width=320,height=180", 32.0);
+  for (i = 0; i < G_N_ELEMENTS (outs); i++) {
+    gchar *out = g_strdup_printf ("format=%s,width=320,height=180", outs[i]);
+    gchar *want = g_strdup_printf ("cannot make %s from RGBP", outs[i]);
+    gchar *e = expect_error ("video/x-raw,format=RGBP,width=640,height=360",
+        "", out);
+
+    fail_unless (strstr (e, want) != NULL, "%s", e);
+    g_free (e);
+    g_free (want);
+    g_free (out);
+  }
+}
+
+GST_END_TEST;
+
 /* Only the width given: both keep the display aspect ratio alike. */
 GST_START_TEST (test_geometry_from_aspect_ratio)
 {
@@ -742,6 +771,7 @@ convertscale_suite (void)
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_odd_size);
   tcase_add_test (tc, test_refused_conversion);
+  tcase_add_test (tc, test_planar_rgb_scales_only);
   tcase_add_test (tc, test_refused_method);
   tcase_add_test (tc, test_add_borders);
   tcase_add_test (tc, test_interlaced);
