@@ -353,6 +353,37 @@ cuda_wrap_foreign_buffer (GstAvhwBackend * backend, GstAvhwDevice * device,
   return frame;
 }
 
+/* An application's look at GStreamer's CUDA memory, to use it in place
+ * (GstAvhw.Frame in Python): the device pointer of each plane. */
+static gboolean
+cuda_foreign_buffer_plane (GstAvhwBackend * backend, GstBuffer * buffer,
+    guint plane, guint64 * handle, gint * stride, gint * index)
+{
+  GstMemory *mem = gst_buffer_n_memory (buffer) == 1 ?
+      gst_buffer_peek_memory (buffer, 0) : NULL;
+  GstCudaMemory *cmem;
+  GstMapInfo map;
+  guint id = 0;
+
+  if (!mem || !gst_is_cuda_memory (mem))
+    return FALSE;
+  cmem = GST_CUDA_MEMORY_CAST (mem);
+  if (plane >= GST_VIDEO_INFO_N_PLANES (&cmem->info))
+    return FALSE;
+  /* The allocation does not move: the pointer outlives the mapping. */
+  if (!gst_memory_map (mem, &map, GST_MAP_READ | GST_MAP_CUDA))
+    return FALSE;
+#if CUDA_CAN_WRAP
+  gst_cuda_memory_sync (cmem);
+#endif
+  *handle = (guint64) (guintptr) (map.data + cmem->info.offset[plane]);
+  gst_memory_unmap (mem, &map);
+  *stride = cmem->info.stride[plane];
+  g_object_get (cmem->context, "cuda-device-id", &id, NULL);
+  *index = (gint) id;
+  return TRUE;
+}
+
 void
 cuda_memory_iface_init (GstAvhwForeignInteropInterface * iface)
 {
@@ -362,4 +393,5 @@ cuda_memory_iface_init (GstAvhwForeignInteropInterface * iface)
   iface->export_foreign_buffer = cuda_export_foreign_buffer;
   iface->import_foreign_buffer = cuda_import_foreign_buffer;
   iface->wrap_foreign_buffer = cuda_wrap_foreign_buffer;
+  iface->foreign_buffer_plane = cuda_foreign_buffer_plane;
 }

@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 #include <libavutil/error.h>
+#include <gst/avhw/gstavhwbackend.h>
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,8 @@ G_GNUC_INTERNAL gboolean gst_avhw_strv_string_contains (const gchar * list,
 /* FFmpeg error code -> short text, in a caller-provided buffer. */
 #define GST_AVHW_ERR2STR(buf, err) \
   av_make_error_string ((buf), sizeof (buf), (err))
+
+G_GNUC_INTERNAL GstAvhwBackend *gst_avhw_foreign_buffer_plane (GstBuffer *
+    buffer, guint plane, guint64 * handle, gint * stride, gint * index);
 
 G_END_DECLS

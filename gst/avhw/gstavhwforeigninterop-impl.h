@@ -73,6 +73,14 @@ G_DECLARE_INTERFACE (GstAvhwForeignInterop, gst_avhw_foreign_interop, GST,
  *   (nullable) says why, newly allocated. avhwupload offers
  *   @foreign_memory_feature input for that device only when it says yes.
  *   Optional; %NULL: every device of the backend can.
+ * @foreign_buffer_plane: when @buffer is GStreamer's own device memory of
+ *   this backend's kind (one memory), sets the device handle of @plane as
+ *   the backend's own frames hold it (a CUdeviceptr for cuda), the plane's
+ *   pitch in bytes and the index of the device it lives on, and returns
+ *   %TRUE; the handle stays valid while @buffer lives, with the memory's
+ *   pending work done. %FALSE for any other buffer and for a plane it
+ *   lacks. It lets applications use such frames in place, as
+ *   gst_avhw_buffer_get_plane_handle() does. Optional.
  *
  * What a backend whose device kind GStreamer has elements of its own for
  * (CUDA, Vulkan, VA) does to share devices and frames with them. A
@@ -110,9 +118,12 @@ struct _GstAvhwForeignInteropInterface
       AVBufferRef * frames_ctx, GError ** error);
   gboolean (*device_imports_foreign) (GstAvhwBackend * backend,
       GstAvhwDevice * device, gchar ** reason);
+  gboolean (*foreign_buffer_plane) (GstAvhwBackend * backend,
+      GstBuffer * buffer, guint plane, guint64 * handle, gint * stride,
+      gint * index);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING];
+  gpointer _gst_reserved[GST_PADDING - 1];
 };
 
 GST_AVHW_API

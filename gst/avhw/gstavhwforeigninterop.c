@@ -7,6 +7,7 @@
 #endif
 
 #include "gstavhw-impl.h"
+#include "gstavhw-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_foreign_debug);
 #define GST_CAT_DEFAULT avhw_foreign_debug
@@ -270,4 +271,37 @@ gst_avhw_backend_wrap_foreign_buffer (GstAvhwBackend * backend,
     return NULL;
   return iface->wrap_foreign_buffer (backend, device, buffer, info,
       frames_ctx, error);
+}
+
+/* The backend whose GStreamer device memory @buffer is, with @plane's
+ * handle, pitch and the device's index; NULL for avhw memory, system
+ * memory and memory no backend knows. Loads the backends the first time
+ * a buffer of other memory than system memory comes. */
+GstAvhwBackend *
+gst_avhw_foreign_buffer_plane (GstBuffer * buffer, guint plane,
+    guint64 * handle, gint * stride, gint * index)
+{
+  GstAvhwBackend *found = NULL;
+  GstMemory *mem;
+  GList *backends, *l;
+
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  if (gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM)
+      || gst_memory_is_type (mem, GST_AVHW_MEMORY_NAME))
+    return NULL;
+  backends = gst_avhw_backend_list ();
+  for (l = backends; l && !found; l = l->next) {
+    GstAvhwForeignInteropInterface *iface =
+        gst_avhw_backend_get_foreign_interop (l->data);
+
+    if (iface && iface->foreign_buffer_plane
+        && iface->foreign_buffer_plane (l->data, buffer, plane, handle,
+            stride, index))
+      found = l->data;
+  }
+  g_list_free_full (backends, gst_object_unref);
+  /* Backends stay loaded (the registry holds them) */
+  return found;
 }

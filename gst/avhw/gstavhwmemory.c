@@ -10,6 +10,7 @@
 
 #include "gstavhw-impl.h"
 #include "gstavhwmemory.h"
+#include "gstavhw-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (avhw_memory_debug);
 #define GST_CAT_DEFAULT avhw_memory_debug
@@ -564,14 +565,17 @@ gst_avhw_buffer_get_n_planes (GstBuffer * buffer)
 
 /**
  * gst_avhw_buffer_get_plane_handle:
- * @buffer: a #GstBuffer in avhw device memory
+ * @buffer: a #GstBuffer in avhw device memory, or in GStreamer's own
+ *   device memory of a backend's kind (memory:CUDAMemory for cuda)
  * @plane: the plane
  *
  * The device handle of @plane, as FFmpeg's AVFrame.data[] holds it for the
  * backend's hardware frames: a CUdeviceptr for cuda (each plane), an
  * AVVkFrame * for vulkan (plane 0 only), a cl_mem for opencl. The handle is
  * valid while @buffer is alive; frames come out of the decoder complete
- * (FFmpeg synchronises before returning them).
+ * (FFmpeg synchronises before returning them), and GStreamer's own device
+ * memory has its pending work done first. gst_avhw_buffer_get_backend()
+ * says whose handle it is.
  *
  * Returns: the handle, 0 when there is none
  */
@@ -579,27 +583,72 @@ guint64
 gst_avhw_buffer_get_plane_handle (GstBuffer * buffer, guint plane)
 {
   AVFrame *f = gst_avhw_buffer_peek_frame (buffer);
+  guint64 handle = 0;
+  gint stride, index;
 
-  if (!f || plane >= AV_NUM_DATA_POINTERS)
+  if (f)
+    return plane < AV_NUM_DATA_POINTERS ? (guint64) (guintptr) f->data[plane]
+        : 0;
+  if (!gst_avhw_foreign_buffer_plane (buffer, plane, &handle, &stride, &index))
     return 0;
-  return (guint64) (guintptr) f->data[plane];
+  return handle;
 }
 
 /**
  * gst_avhw_buffer_get_plane_stride:
- * @buffer: a #GstBuffer in avhw device memory
+ * @buffer: a #GstBuffer, as for gst_avhw_buffer_get_plane_handle()
  * @plane: the plane
  *
- * Returns: the pitch in bytes of @plane on the device (AVFrame.linesize)
+ * Returns: the pitch in bytes of @plane on the device (AVFrame.linesize),
+ *   0 when there is none
  */
 gint
 gst_avhw_buffer_get_plane_stride (GstBuffer * buffer, guint plane)
 {
   AVFrame *f = gst_avhw_buffer_peek_frame (buffer);
+  guint64 handle;
+  gint stride = 0, index;
 
-  if (!f || plane >= AV_NUM_DATA_POINTERS)
+  if (f)
+    return plane < AV_NUM_DATA_POINTERS ? f->linesize[plane] : 0;
+  if (!gst_avhw_foreign_buffer_plane (buffer, plane, &handle, &stride, &index))
     return 0;
-  return f->linesize[plane];
+  return stride;
+}
+
+/**
+ * gst_avhw_buffer_get_backend:
+ * @buffer: a #GstBuffer
+ * @index: (out) (optional): the index of the device @buffer's frame lives
+ *   on, among the backend's devices; -1 without a backend
+ *
+ * Which backend's device memory holds @buffer's frame: avhw memory, or
+ * GStreamer's own device memory of a backend's kind (memory:CUDAMemory
+ * for cuda, through the backend's interop), so applications can use the
+ * frame in place with gst_avhw_buffer_get_plane_handle().
+ *
+ * Returns: (transfer none) (nullable): the backend, %NULL for system
+ *   memory and memory no backend knows
+ */
+GstAvhwBackend *
+gst_avhw_buffer_get_backend (GstBuffer * buffer, gint * index)
+{
+  GstAvhwDevice *device = gst_avhw_buffer_get_device (buffer);
+  GstAvhwBackend *backend = NULL;
+  guint64 handle;
+  gint stride, i = -1;
+
+  if (device) {
+    backend = gst_avhw_device_get_backend (device);
+    i = gst_avhw_device_get_index (device);
+  } else {
+    backend = gst_avhw_foreign_buffer_plane (buffer, 0, &handle, &stride, &i);
+    if (!backend)
+      i = -1;
+  }
+  if (index)
+    *index = i;
+  return backend;
 }
 
 /**

@@ -52,4 +52,8 @@ gint gst_avhw_buffer_get_plane_stride (GstBuffer * buffer, guint plane);
 GST_AVHW_API
 GstAvhwDevice * gst_avhw_buffer_get_device (GstBuffer * buffer);
 
+GST_AVHW_API
+GstAvhwBackend * gst_avhw_buffer_get_backend (GstBuffer * buffer,
+    gint * index);
+
 G_END_DECLS
