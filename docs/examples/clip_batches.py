@@ -8,20 +8,22 @@
 Each clip goes through its own pipeline,
 
     filesrc ! parsebin ! avhwdec ! avhwupload ! avhwconvertscale
-            ! video/x-raw(memory:AVHWCUDA),width=224,height=224
+            ! video/x-raw(memory:AVHWCUDA),format=RGBP,width=224,height=224
             ! appsink
 
-(NVDEC gives NV12; frames decoded in software are I420), and pipelines
-one after another share one device (and, where the stream
-allows, one opened decoder). On a cuda device the frames reach PyTorch
-through DLPack without a copy, and the conversion to RGB runs on the GPU;
-on other devices avhwdownload brings them to system memory first and the
-tensors are on the CPU. Batches are float32, (N, 3, size, size), RGB in
-[0, 1]. --check also checks every batch and compares the first frame with
-GStreamer's own videoconvertscale.
+and pipelines one after another share one device (and, where the stream
+allows, one opened decoder). The device converts to RGB while it scales
+(cuda-convert on a cuda device, libplacebo on Vulkan, which makes packed
+RGBA); GstAvhw.batches() stacks the frames into tensors without any colour
+arithmetic here. On a cuda device the frames reach PyTorch through DLPack
+and the batches are on the GPU; on other devices avhwdownload brings the
+frames to system memory first and the tensors are on the CPU. Batches are
+float32, (N, 3, size, size), RGB in [0, 1]. --check also checks every
+batch and compares the first frame with GStreamer's own videoconvertscale.
 """
 import argparse
 import glob
+import math
 import os
 import sys
 import time
@@ -41,77 +43,36 @@ except ImportError:
 
 Gst.init(None)
 
-# Kr and Kb of the YCbCr matrices (ITU-R BT.601, BT.709, BT.2020)
-_KRKB = {
-    GstVideo.VideoColorMatrix.BT601: (0.299, 0.114),
-    GstVideo.VideoColorMatrix.BT709: (0.2126, 0.0722),
-    GstVideo.VideoColorMatrix.BT2020: (0.2627, 0.0593),
-}
-
-
-def to_rgb(planes, info):
-    """(3, H, W) float RGB in [0, 1] from 4:2:0 planes: NV12's y (H, W) and
-    uv (H/2, W/2, 2), or I420's y, u, v; with the matrix and range of the
-    frame's caps."""
-    if len(planes) == 3:
-        y, uv = planes[0], torch.stack(planes[1:], -1)
-    else:
-        y, uv = planes
-    kr, kb = _KRKB.get(info.colorimetry.matrix, _KRKB[GstVideo.VideoColorMatrix.BT709])
-    full = info.colorimetry.range.value_nick == "0-255"
-    y, uv = y.float(), uv.float()
-    if full:
-        y, c = y / 255, (uv - 128) / 255
-    else:
-        y, c = (y - 16) / 219, (uv - 128) / 224
-    h, w = y.shape
-    c = c.repeat_interleave(2, 0).repeat_interleave(2, 1)[:h, :w]
-    cb, cr = c[..., 0], c[..., 1]
-    r = y + 2 * (1 - kr) * cr
-    b = y + 2 * (1 - kb) * cb
-    g = (y - kr * r - kb * b) / (1 - kr - kb)
-    return torch.stack((r, g, b)).clamp_(0, 1)
-
 
 def clip_batches(paths, device="cuda:0", size=224, batch=32):
     """Yields (N, 3, size, size) RGB tensors, N = batch (less at the end)."""
     dev = GstAvhw.Device.open(device, None)
     backend = dev.get_backend()
-    caps = f"video/x-raw({backend.get_caps_feature()}),width={size},height={size}"
+    # planar RGB where the device's converter makes it, else packed
+    caps = (f"video/x-raw({backend.get_caps_feature()}),"
+            f"format=(string){{RGBP,RGBA,RGBx,BGRA,BGRx}},"
+            f"width={size},height={size}")
     if backend.get_name() != "cuda":        # no array interface on the device
         caps += " ! avhwdownload"
-    on_gpu = backend.get_name() == "cuda"
-    frames = []
-    for path in paths:
-        # avhwupload passes the device's frames through and uploads those
-        # decoded in software (a codec the device does not decode)
-        p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! "
-                             f"avhwdec device={device} ! avhwupload device={device} ! "
-                             "avhwconvertscale ! "
-                             f"{caps} ! appsink name=s sync=false max-buffers=4")
-        sink = p.get_by_name("s")
-        p.set_state(Gst.State.PLAYING)
-        while True:
-            sample = sink.emit("try-pull-sample", 10 * Gst.SECOND)
-            if sample is None:
-                break
-            with GstAvhw.Frame(sample) as f:
-                planes = [torch.from_dlpack(plane) for plane in f.planes]
-                frames.append(to_rgb(planes, f.info))
-                if on_gpu:
-                    # the surface goes back to the decoder when the planes
-                    # go: let the conversion finish reading it first
-                    torch.cuda.current_stream().synchronize()
-                del planes
-            if len(frames) == batch:
-                yield torch.stack(frames)
-                frames = []
-        err = p.get_bus().pop_filtered(Gst.MessageType.ERROR)
-        p.set_state(Gst.State.NULL)
-        if err is not None:
-            raise RuntimeError(f"{path}: {err.parse_error()[0].message}")
-    if frames:
-        yield torch.stack(frames)
+    def samples():
+        for path in paths:
+            # avhwupload passes the device's frames through and uploads those
+            # decoded in software (a codec the device does not decode)
+            p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! "
+                                 f"avhwdec device={device} ! avhwupload device={device} ! "
+                                 f"avhwconvertscale ! {caps} ! "
+                                 "appsink name=s sync=false max-buffers=4")
+            p.set_state(Gst.State.PLAYING)
+            try:
+                yield from GstAvhw.samples(p.get_by_name("s"))
+            except RuntimeError as e:
+                raise RuntimeError(f"{path}: {e}") from None
+            finally:
+                p.set_state(Gst.State.NULL)
+
+    # batches run on across clips: all but the last are full
+    for b in GstAvhw.batches(samples(), batch):
+        yield b.float().div_(255)
 
 
 def count_frames(path):
@@ -169,8 +130,12 @@ def main():
     if a.check:
         want = sum(count_frames(p) for p in paths)
         assert n == want, f"{n} frames decoded, the clips hold {want}"
-        diff = float((first - reference_rgb(paths[0], a.size)).abs().mean())
-        print(f"check: {n} frames; first frame against videoconvertscale: mean |diff| {diff:.4f}")
+        err = first - reference_rgb(paths[0], a.size)
+        diff = float(err.abs().mean())
+        mse = float((err * err).mean())
+        psnr = 10 * math.log10(1 / mse) if mse > 0 else float("inf")
+        print(f"check: {n} frames; first frame against videoconvertscale: "
+              f"mean |diff| {diff:.4f}, PSNR {psnr:.1f} dB")
         assert diff < 0.04, "the RGB conversion differs from GStreamer's"
 
 

@@ -7,7 +7,11 @@ CuPy without a copy (issue 18):
   the pixels equal the `... ! avhwdownload` path's, frame for frame;
 - the decoder's own output the same way, at full size;
 - the reuse loop: pipelines built and torn down in a loop open the device
-  once, and PyTorch works on the same device meanwhile.
+  once, and PyTorch works on the same device meanwhile;
+- RGBP from cuda-convert as (N, 3, H, W) batches on the GPU, equal to the
+  avhwdownload path's;
+- GStreamer's own CUDA memory (nvcodec's cudaupload), in place, where
+  nvcodec has cudaupload.
 
 Runs where PyTorch sees a CUDA GPU and avhw opens a cuda device; exits 77
 naming what is missing elsewhere. AVHW_GPU_CLIP picks the clip (default: a
@@ -117,6 +121,44 @@ class GpuFrames(unittest.TestCase):
     def test_decoder_frames_to_torch(self):
         self.check_zero_copy(self.full, False)
 
+    def test_rgbp_batches_on_the_gpu(self):
+        torch = self.torch
+        rgbp = self.scaled.replace("format=NV12", "format=RGBP")
+        p = Gst.parse_launch(f"{rgbp} ! appsink name=s sync=false")
+        p.set_state(Gst.State.PLAYING)
+        on_gpu = torch.cat(list(GstAvhw.batches(p.get_by_name("s"), 8)))
+        p.set_state(Gst.State.NULL)
+        self.assertTrue(on_gpu.is_cuda)
+        self.assertEqual(tuple(on_gpu.shape[1:]), (3, 224, 224))
+        p = Gst.parse_launch(f"{rgbp} ! avhwdownload ! appsink name=s "
+                             "sync=false")
+        p.set_state(Gst.State.PLAYING)
+        on_host = torch.cat(list(GstAvhw.batches(p.get_by_name("s"), 8)))
+        p.set_state(Gst.State.NULL)
+        self.assertTrue(torch.equal(on_gpu.cpu(), on_host))
+
+    @unittest.skipIf(Gst.ElementFactory.find("cudaupload") is None,
+                     "nvcodec's cudaupload is not registered")
+    def test_gstreamer_cuda_memory_in_place(self):
+        torch = self.torch
+        src = ("videotestsrc num-buffers=4 pattern=smpte ! "
+               "video/x-raw,format=RGBA,width=96,height=54")
+        ref = GstAvhw.stack(each_frame_samples(
+            f"{src} ! appsink name=s sync=false"))
+        samples = each_frame_samples(
+            f"{src} ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+            "appsink name=s sync=false")
+        backend, index = GstAvhw.buffer_get_backend(samples[0].get_buffer())
+        self.assertEqual(backend.get_name(), "cuda")
+        with GstAvhw.Frame(samples[0]) as f:
+            t = torch.from_dlpack(f.array)
+            self.assertTrue(t.is_cuda)
+            self.assertEqual(t.data_ptr(), GstAvhw.buffer_get_plane_handle(
+                samples[0].get_buffer(), 0))
+        got = GstAvhw.stack(samples)
+        self.assertTrue(got.is_cuda)
+        self.assertTrue(torch.equal(got.cpu(), ref))
+
     def test_reuse_loop_keeps_one_device(self):
         torch = self.torch
         GstAvhw.cache_clear()
@@ -133,6 +175,12 @@ class GpuFrames(unittest.TestCase):
         n = len(sums) // 5
         self.assertEqual(sums[:n] * 5, sums, "the same frames every time")
         torch.cuda.synchronize()
+
+
+def each_frame_samples(desc):
+    out = []
+    each_frame(desc, out.append)
+    return out
 
 
 def skip_reason():

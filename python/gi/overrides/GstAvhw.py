@@ -9,11 +9,18 @@
     torch.from_dlpack(y)                # both: DLPack
     frame.close()                       # or `with GstAvhw.Frame(s) as frame:`
 
+    frame.array                         # RGB formats: the whole picture,
+                                        # (H, W, C) packed, (C, H, W) planar
+    for batch in GstAvhw.batches(appsink, 32):   # (N, 3, H, W) uint8 RGB
+        ...                                      # torch tensors
+
 System-memory frames are mapped for reading while the Frame is open. Device
 frames are used in place: the handle is FFmpeg's device pointer for the
 `cuda` backend (frames come out of the decoder complete). Other backends'
 device memory (vulkan images, OpenCL buffers) has no array interface; map it
 to system memory with avhwdownload first, or use gst_avhw_buffer_*().
+GStreamer's own CUDA memory (memory:CUDAMemory, after cudaupload or
+cudaconvertscale) is used in place as the cuda backend's is.
 """
 import gi
 
@@ -24,7 +31,7 @@ from gi.repository import Gst, GstVideo  # noqa: E402
 from ..module import get_introspection_module  # noqa: E402
 
 GstAvhw = get_introspection_module("GstAvhw")
-__all__ = ["Frame", "Plane"]
+__all__ = ["Frame", "Plane", "batches", "samples", "stack"]
 
 # format -> (numpy typestr, bits, [(row subsampling, column subsampling,
 # channels) per plane])
@@ -46,9 +53,22 @@ _LAYOUTS = {
     "RGBx": ("|u1", 8, [(1, 1, 4)]), "BGRx": ("|u1", 8, [(1, 1, 4)]),
     "ARGB": ("|u1", 8, [(1, 1, 4)]), "ABGR": ("|u1", 8, [(1, 1, 4)]),
     "RGB": ("|u1", 8, [(1, 1, 3)]), "BGR": ("|u1", 8, [(1, 1, 3)]),
+    "RGBP": ("|u1", 8, [(1, 1, 1)] * 3), "BGRP": ("|u1", 8, [(1, 1, 1)] * 3),
+    "GBR": ("|u1", 8, [(1, 1, 1)] * 3),
+}
+
+# RGB formats: their channels in memory order ("x": padding) and whether
+# each channel is a plane of its own
+_CHANNELS = {
+    "RGBA": ("RGBA", False), "BGRA": ("BGRA", False),
+    "RGBx": ("RGBx", False), "BGRx": ("BGRx", False),
+    "ARGB": ("ARGB", False), "ABGR": ("ABGR", False),
+    "RGB": ("RGB", False), "BGR": ("BGR", False),
+    "RGBP": ("RGB", True), "BGRP": ("BGR", True), "GBR": ("GBR", True),
 }
 
 from ._gstavhw_arrays import Plane  # noqa: E402
+from ._gstavhw_batch import batches, samples, stack  # noqa: E402
 
 
 class Frame:
@@ -70,18 +90,22 @@ class Frame:
             raise ValueError(f"format {fmt} has no plane layout here")
         typestr, bits, layout = _LAYOUTS[fmt]
         self.width, self.height = self.info.width, self.info.height
+        self.channels, self._planar = _CHANNELS.get(fmt, (None, False))
+        # avhw device memory, or GStreamer's own of a backend's kind
         self.device = GstAvhw.buffer_get_device(self.buffer)
+        backend, index = GstAvhw.buffer_get_backend(self.buffer)
         self._map = None
         self._open = True
         planes = []
-        if self.device is not None:
-            backend = self.device.get_backend().get_name()
-            if backend != "cuda":
+        if backend is not None:
+            if backend.get_name() != "cuda":
+                where = self.device.get_name() if self.device else \
+                    backend.get_name()
                 raise TypeError(
-                    f"frame is in {self.device.get_name()} memory: array "
+                    f"frame is in {where} memory: array "
                     "interfaces exist for cuda frames and system memory; "
                     "put avhwdownload before the appsink")
-            self.device_index = self.device.get_index()
+            self.device_index = index
             for i, (sr, sc, ch) in enumerate(layout):
                 ptr = GstAvhw.buffer_get_plane_handle(self.buffer, i)
                 pitch = GstAvhw.buffer_get_plane_stride(self.buffer, i)
@@ -100,6 +124,27 @@ class Frame:
                 planes.append(self._plane(base + offsets[i], pitches[i], sr,
                                           sc, ch, typestr, bits, False))
         self.planes = planes
+
+    @property
+    def array(self):
+        """The whole picture of an RGB frame as one array, channels in the
+        format's order (self.channels, e.g. "BGRA"): (H, W, C) for packed
+        formats, (C, H, W) for planar ones (RGBP, BGRP, GBR). Same memory
+        as self.planes, and the same interfaces (numpy, CuPy, DLPack)."""
+        if self.channels is None:
+            raise ValueError(f"{self.format} is not an RGB format: its "
+                             "planes differ in size, use frame.planes")
+        if not self._planar:
+            return self.planes[0]
+        p = self.planes
+        gap = p[1].ptr - p[0].ptr
+        if p[2].ptr - p[1].ptr != gap or \
+                any(q.strides != p[0].strides for q in p):
+            raise ValueError(f"the {self.format} planes do not lie evenly "
+                             "spaced in one block: use frame.planes")
+        return Plane(self, p[0].ptr, (3,) + p[0].shape,
+                     (gap,) + p[0].strides, p[0].typestr, p[0]._bits,
+                     p[0]._cuda)
 
     def _plane(self, ptr, pitch, sr, sc, ch, typestr, bits, cuda):
         rows = -(-self.height // sr)
@@ -136,4 +181,7 @@ def _address_of(view):  # noqa: E302
 
 
 Frame.__module__ = "gi.repository.GstAvhw"
+batches.__module__ = "gi.repository.GstAvhw"
+stack.__module__ = "gi.repository.GstAvhw"
+samples.__module__ = "gi.repository.GstAvhw"
 Plane.__module__ = "gi.repository.GstAvhw"
