@@ -156,3 +156,20 @@ def make_clip(name, folder, frames=FFMPEG_FRAMES):
         raise RuntimeError(f"ffmpeg could not make {name}: "
                            f"{r.stderr.strip()[-300:]}")
     return path
+
+
+def scaling_device():
+    """The first device here that can scale (AVHW_EXAMPLE_DEVICE, else a
+    cuda, vulkan or vaapi device with a scaling filter), or None."""
+    import gi
+    gi.require_version("GstAvhw", "1.0")
+    from gi.repository import GLib, GstAvhw
+    want = os.environ.get("AVHW_EXAMPLE_DEVICE")
+    for name in [want] if want else ["cuda", "vulkan", "vaapi"]:
+        try:
+            dev = GstAvhw.Device.open(name, None)
+        except GLib.Error:
+            continue
+        if dev.get_backend().get_scale_filter():
+            return dev.get_name()
+    return None

@@ -12,24 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-import gi
-
-gi.require_version("GstAvhw", "1.0")
-from gi.repository import GLib, GstAvhw  # noqa: E402
-
-from docs_common import SOURCE_ROOT, make_clip  # noqa: E402
-
-
-def scaling_device():
-    want = os.environ.get("AVHW_EXAMPLE_DEVICE")
-    for name in [want] if want else ["cuda", "vulkan", "vaapi"]:
-        try:
-            dev = GstAvhw.Device.open(name, None)
-        except GLib.Error:
-            continue
-        if dev.get_backend().get_scale_filter():
-            return dev.get_name()
-    return None
+from docs_common import SOURCE_ROOT, make_clip, scaling_device  # noqa: E402
 
 
 def main():
