@@ -5,7 +5,7 @@
 
 #include <gst/gst.h>
 #include <libavutil/error.h>
-#include <gst/avhw/gstavhwbackend.h>
+#include <gst/avhw/gstavhwdevice.h>
 
 G_BEGIN_DECLS
 
@@ -26,5 +26,8 @@ G_GNUC_INTERNAL gboolean gst_avhw_strv_string_contains (const gchar * list,
 
 G_GNUC_INTERNAL GstAvhwBackend *gst_avhw_foreign_buffer_plane (GstBuffer *
     buffer, guint plane, guint64 * handle, gint * stride, gint * index);
+
+G_GNUC_INTERNAL void gst_avhw_codec_cache_count_open (GstAvhwDevice *
+    device, gint delta);
 
 G_END_DECLS

@@ -29,7 +29,10 @@ GST_DEBUG_CATEGORY_STATIC (avhw_codec_cache_debug);
  * joins H.264 streams: the NVDEC decoder survives, which a flush would
  * destroy). The cache keeps it as it is, up to
  * gst_avhw_cache_set_decoders_limit() per device, least recently used out
- * first. The next decoder on that device with the same key takes it
+ * first. By default (%GST_AVHW_DECODERS_CACHE_AUTO) that limit is
+ * %GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT or, where more keyed decoders
+ * were open on a device at once, that many: seven pipelines running at
+ * once each find theirs kept, as do the sessions of `parallel=7`. The next decoder on that device with the same key takes it
  * with gst_avhw_device_take_decoder() instead of opening one.
  *
  * Contexts that are not to be kept (no key, limit 0, over the limit, reuse
@@ -48,10 +51,19 @@ typedef struct
   AVCodecContext *ctx;
 } Entry;
 
+typedef struct
+{
+  guint open;                   /* keyed decoders open now */
+  guint peak;                   /* the most open at once */
+} Load;
+
 static GMutex lock;
 static GQueue lru = G_QUEUE_INIT;       /* Entry*, most recently given first */
-static guint limit = GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT;
+static guint limit = GST_AVHW_DECODERS_CACHE_AUTO;
 static guint64 hits, misses;
+/* device name ("cuda:0") -> Load*: the same hardware under several
+ * GstAvhwDevice objects counts once */
+static GHashTable *loads;
 
 static void
 entry_free (Entry * e)
@@ -61,11 +73,71 @@ entry_free (Entry * e)
   g_free (e);
 }
 
+/* lock held: how many decoders @device keeps */
+static guint
+limit_locked (GstAvhwDevice * device)
+{
+  Load *l;
+
+  if (limit != GST_AVHW_DECODERS_CACHE_AUTO)
+    return limit;
+  l = loads ? g_hash_table_lookup (loads, gst_avhw_device_get_name (device))
+      : NULL;
+  return MAX (GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT, l ? l->peak : 0);
+}
+
 /* lock held: the entries past each device's limit, to free outside it */
 static GList *
 trim_locked (void)
 {
-  return gst_avhw_lru_trim (&lru, limit, G_STRUCT_OFFSET (Entry, device));
+  GHashTable *kept = g_hash_table_new (NULL, NULL);
+  GList *evicted = NULL, *l;
+
+  for (l = lru.head; l;) {
+    GList *next = l->next;
+    Entry *e = l->data;
+    guint n = GPOINTER_TO_UINT (g_hash_table_lookup (kept, e->device));
+
+    if (n >= limit_locked (e->device)) {
+      evicted = g_list_prepend (evicted, e);
+      g_queue_delete_link (&lru, l);
+    } else {
+      g_hash_table_insert (kept, e->device, GUINT_TO_POINTER (n + 1));
+    }
+    l = next;
+  }
+  g_hash_table_unref (kept);
+  return evicted;
+}
+
+/**
+ * gst_avhw_codec_cache_count_open: (skip)
+ * @device: the device a keyed decoder was opened or taken on
+ * @delta: +1 when it opens (taken or opened anew), -1 when it closes
+ *   (given back or freed)
+ *
+ * Counts the keyed decoders open on each device, for the limit by default.
+ */
+void
+gst_avhw_codec_cache_count_open (GstAvhwDevice * device, gint delta)
+{
+  const gchar *name = gst_avhw_device_get_name (device);
+  Load *l;
+
+  g_mutex_lock (&lock);
+  if (!loads)
+    loads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  l = g_hash_table_lookup (loads, name);
+  if (!l) {
+    l = g_new0 (Load, 1);
+    g_hash_table_insert (loads, g_strdup (name), l);
+  }
+  if (delta < 0 && l->open == 0)
+    g_critical ("gst-avhw: more decoders closed than opened on %s", name);
+  else
+    l->open += delta;
+  l->peak = MAX (l->peak, l->open);
+  g_mutex_unlock (&lock);
 }
 
 /* lock held */
@@ -270,16 +342,29 @@ gst_avhw_codec_cache_clear (void)
 {
   GQueue kept;
 
+  GHashTableIter it;
+  gpointer value;
+
   g_mutex_lock (&lock);
   kept = lru;
   g_queue_init (&lru);
+  /* sized again from what opens from now on */
+  if (loads) {
+    g_hash_table_iter_init (&it, loads);
+    while (g_hash_table_iter_next (&it, NULL, &value))
+      ((Load *) value)->peak = ((Load *) value)->open;
+  }
   g_mutex_unlock (&lock);
   g_queue_clear_full (&kept, (GDestroyNotify) entry_free);
 }
 
 /**
  * gst_avhw_cache_set_decoders_limit:
- * @limit: how many opened decoders to keep per device; 0 keeps none
+ * @limit: how many opened decoders to keep per device; 0 keeps none;
+ *   %GST_AVHW_DECODERS_CACHE_AUTO (the default) leaves it to the cache:
+ *   %GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT, or as many as were open on
+ *   the device at once when more were (since the last
+ *   gst_avhw_cache_clear())
  */
 void
 gst_avhw_cache_set_decoders_limit (guint value)
@@ -296,7 +381,8 @@ gst_avhw_cache_set_decoders_limit (guint value)
 /**
  * gst_avhw_cache_get_decoders_limit:
  *
- * Returns: how many opened decoders the cache keeps per device
+ * Returns: how many opened decoders the cache keeps per device, or
+ *   %GST_AVHW_DECODERS_CACHE_AUTO when the cache sizes itself
  */
 guint
 gst_avhw_cache_get_decoders_limit (void)

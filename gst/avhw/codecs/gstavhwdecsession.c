@@ -32,6 +32,7 @@
 #include "gstavhwdecjoin.h"
 #include "gstavhwdecreplay.h"
 #include "gstavhwelementutils.h"
+#include "gstavhw-private.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
@@ -58,6 +59,7 @@ struct _GstAvhwDecSession
   gboolean keyed;               /* FALSE: not worth keeping */
   gchar *counted;               /* the device it is counted on */
   gboolean damaged;             /* the stream had errors: not kept */
+  gboolean cache_counted;       /* counted open by the decoder cache */
   /* how streams end (gstavhwdecjoin.c) */
   gboolean join;
   gboolean joined;              /* ctx may hold join frames: a cut next */
@@ -302,11 +304,21 @@ take_or_open (GstAvhwDecSession * s, AVCodecContext ** ctx,
       &s->key) : NULL;
   *kept = cached != NULL;
   s->joined = *kept;
-  if (!cached)
-    return avcodec_open2 (*ctx, codec, NULL);
-  avcodec_free_context (ctx);
-  *ctx = cached;
-  cached->opaque = s;
+  if (!cached) {
+    int ret = avcodec_open2 (*ctx, codec, NULL);
+
+    if (ret < 0)
+      return ret;
+  } else {
+    avcodec_free_context (ctx);
+    *ctx = cached;
+    cached->opaque = s;
+  }
+  /* keyed decoders open at once size the device's cache */
+  if (s->keyed && !s->cache_counted) {
+    gst_avhw_codec_cache_count_open (s->stream->device, 1);
+    s->cache_counted = TRUE;
+  }
   return 0;
 }
 
@@ -555,6 +567,9 @@ close_decoder (GstAvhwDecSession * s, gboolean keep)
     gst_avhw_device_give_decoder (s->stream->device, keep ? &s->key : NULL,
         ctx);
   }
+  if (s->cache_counted)
+    gst_avhw_codec_cache_count_open (s->stream->device, -1);
+  s->cache_counted = FALSE;
   s->keyed = FALSE;
   av_packet_free (&s->join_idr);
   s->failed = s->damaged = s->join = s->joined = FALSE;
