@@ -107,6 +107,18 @@ class ClipDataset(IterableDataset):
                 yield torch.cat(frames), path
 
 
+def init_distributed(backend):
+    try:
+        dist.init_process_group(backend)
+    except RuntimeError as e:
+        # PyTorch 2.4+ asks for a libuv TCPStore, which Debian's PyTorch
+        # is built without
+        if "libuv" not in str(e):
+            raise
+        os.environ["USE_LIBUV"] = "0"
+        dist.init_process_group(backend)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder")
@@ -121,7 +133,7 @@ def main():
                     help="check every clip is read once, with its frames")
     a = ap.parse_args()
     if "WORLD_SIZE" in os.environ:              # started by torchrun
-        dist.init_process_group(a.backend or "gloo")
+        init_distributed(a.backend or "gloo")
     rank = dist.get_rank() if dist.is_initialized() else 0
     ds = ClipDataset(a.folder, a.device, a.size)
     if not ds.paths:
