@@ -137,7 +137,7 @@ main (int argc, char **argv)
     {"rounds", 'r', 0, G_OPTION_ARG_INT, &rounds,
         "times every clip is decoded (default 2)", "ROUNDS"},
     {"check", 0, 0, G_OPTION_ARG_NONE, &check,
-        "frames to system memory; every round's MD5 equal to the first's",
+          "frames to system memory; every round's MD5 equal to the first's",
         NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL,
         "CLIP..."},
