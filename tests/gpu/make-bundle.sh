@@ -163,6 +163,9 @@ for t in "$BUILD"/tests/check/libs_* "$BUILD"/tests/check/elements_*; do
     [ -f "$t" ] && [ -x "$t" ] && cp "$t" "$BIN/"
 done
 
+# docs/examples/many-clips (tests/gpu/many-clips.sh)
+[ -x "$BUILD/tests/docs/many-clips" ] && cp "$BUILD/tests/docs/many-clips" "$BIN/"
+
 # 4. the benchmark programs: from the build when tests/meson.build has
 # subdir('bench'), else compiled here the same way
 CFLAGS_BENCH="-std=c11 -O2 -D_GNU_SOURCE -DGST_USE_UNSTABLE_API -Wall -Werror -Wno-unused-parameter"

@@ -70,6 +70,12 @@
 #                1080p H.264 and H.265 through NVDEC to
 #                224x224 RGBP with cuda-convert: PSNR against videoconvertscale,
 #                fps against decode only; $OUT/cuda-convert.md
+#   manyclips    (not in the default list) tests/gpu/many-clips.sh (issue 32): 30-frame
+#                1080p H.264 and H.265 clips through docs/examples/many-clips,
+#                MC_THREADS ("1 4 7 14") pipelines at once in one process and
+#                MC_PROCS ("7 14") processes, clips/s of a warm round, decoders
+#                opened, NVDEC utilisation (dmon); one --check run;
+#                $OUT/many-clips.md
 #   python       (not in the default list) tests/gpu/python-on-gpu.sh: PyGObject built
 #                for this machine's python3 from .gpu/pygobject-kit.tar.xz
 #                (make-pygobject-kit.sh), then tests/python (gpu_frames: NVDEC frames
@@ -465,6 +471,14 @@ if has cudaconvert; then
     timeout -k 10 "$b" bash tests/gpu/cuda-convert.sh --device "$DEVICE" --clips .gpu/bench \
         | tee "$OUT/cuda-convert.md"
     echo "cuda-convert.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+fi
+
+if has manyclips; then
+    stage "manyclips: many 30-frame clips per GPU, in one process and in many (issue 32)"
+    b=$(budget 300)
+    timeout -k 10 "$b" bash tests/gpu/many-clips.sh --device "$DEVICE" --clips .gpu/bench \
+        --threads "${MC_THREADS:-1 4 7 14}" --procs "${MC_PROCS:-7 14}" | tee "$OUT/many-clips.md"
+    echo "many-clips.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi
 
 if has python; then
