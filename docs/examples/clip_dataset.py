@@ -72,8 +72,8 @@ def device_for_rank(name):
 
 class ClipDataset(IterableDataset):
     """Yields (clip, path): clip a (T, 3, size, size) uint8 RGB tensor, on
-    the GPU for a cuda device (with workers, use the "spawn" start method
-    there), in system memory for others."""
+    the GPU for a cuda device (with workers, start them with "spawn": main()
+    does for cuda and auto), in system memory for others."""
 
     def __init__(self, folder, device="auto", size=224):
         self.paths = sorted(p for p in glob.glob(os.path.join(folder, "*"))
@@ -138,8 +138,13 @@ def main():
     ds = ClipDataset(a.folder, a.device, a.size)
     if not ds.paths:
         sys.exit(f"no clips in {a.folder}")
+    # CUDA tensors from worker processes need workers started with spawn
+    # (PyTorch's rule); a device named cuda, or auto, may be a GPU
+    gpu = a.device.startswith("cuda") or a.device == "auto"
     loader = DataLoader(ds, batch_size=None, num_workers=a.workers,
-                        persistent_workers=a.workers > 0)
+                        persistent_workers=a.workers > 0,
+                        multiprocessing_context="spawn" if a.workers and gpu
+                        else None)
     seen = []
     for epoch in range(2 if a.check else 1):
         for clip, path in loader:

@@ -7,8 +7,11 @@
 # (tests/gpu/make-pygobject-kit.sh):
 #   bash tests/gpu/python-on-gpu.sh [TEST...]
 # TESTs: names under tests/python (default: gpu_frames frames gstavhw
-# cuda_arrays) and `example` (docs/examples/clip_batches.py over EXAMPLE_DIR,
-# default a folder of the 30-frame 1080p clips, 10 of each codec).
+# cuda_arrays tensors concurrent), `example` (docs/examples/clip_batches.py
+# over EXAMPLE_DIR, default a folder of the 30-frame 1080p clips, 10 of each
+# codec), `manyclips` (docs/examples/many_clips.py --threads 7 over the same
+# folders) and `dataset` (docs/examples/clip_dataset.py as one torchrun
+# rank, DataLoader workers 0 and 2).
 # PyGObject's gi._gi and gst-python's _gi_gst are compiled here with the
 # machine's C compiler and Python headers (tests/gpu/build-pygobject.sh); where
 # that fails, the kit's prebuilt ones are used, and the log says which and why.
@@ -90,8 +93,31 @@ if [ -z "${EXAMPLE_DIR:-}" ]; then
     done
 fi
 
-TESTS=${*:-gpu_frames frames gstavhw cuda_arrays example}
+TESTS=${*:-gpu_frames frames gstavhw cuda_arrays tensors concurrent example manyclips dataset}
 for t in $TESTS; do
+    if [ "$t" = manyclips ] || [ "$t" = dataset ]; then
+        for c in h264 h265; do
+            ls "$EX"/$c-*.mp4 > /dev/null 2>&1 || continue
+            mkdir -p "$W/ex-$c"; ln -sf "$EX"/$c-*.mp4 "$W/ex-$c/"
+            if [ "$t" = manyclips ]; then
+                runs=("docs/examples/many_clips.py --threads 7 --rounds 2 --size 224 --check")
+            else
+                runs=("docs/examples/clip_dataset.py --workers 0 --size 224 --check"
+                      "docs/examples/clip_dataset.py --workers 2 --size 224 --check")
+            fi
+            for cmd in "${runs[@]}"; do
+                # shellcheck disable=SC2086  # cmd: words
+                RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 LOCAL_WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 \
+                    MASTER_PORT=29533 timeout -k 5 240 "$PY" $cmd --device "${DEVICE:-cuda:0}" \
+                    "$W/ex-$c" > "$L/$t-$c.log" 2>&1
+                rc=$?
+                tail -n 4 "$L/$t-$c.log"
+                if [ $rc = 0 ]; then r=PASS; elif [ $rc = 77 ]; then r=SKIP; else r="FAIL (exit $rc)"; fi
+                res "$r $t $c: $cmd: $(grep -E '^(round 2|rank 0)' "$L/$t-$c.log" | head -n1)"
+            done
+        done
+        continue
+    fi
     if [ "$t" = example ]; then
         for c in h264 h265; do
             ls "$EX"/$c-*.mp4 > /dev/null 2>&1 || continue
