@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# cuda-convert.sh - the CUDA backend's converter cuda-convert (issue 31) on
-# the GPU machine, through decoded frames: 1080p H.264 and H.265 (NVDEC)
-# to 224x224 RGBP on the device. Prints Markdown.
+# cuda-convert.sh - the device's converter (issue 31) on the GPU machine,
+# through decoded frames: 1080p H.264 and H.265 to 224x224 RGBP on the
+# device. With a cuda device: NVDEC and the CUDA backend's cuda-convert;
+# with a vulkan one: FFmpeg's Vulkan hwaccel and libplacebo. Prints Markdown.
 #
-#   bash tests/gpu/cuda-convert.sh [--device cuda:0] [--clips .gpu/bench]
+#   bash tests/gpu/cuda-convert.sh [--device cuda:0|vulkan] [--clips .gpu/bench]
 #                                  [--frames 60] [--codecs "h264 h265"]
 #
 # Per codec (F = CLIPS/bench-1080p-CODEC.mp4):
 #   quality  the first FRAMES frames through avhwdec ! avhwconvertscale
-#            (method=area, then bilinear) ! RGBP 224x224 ! avhwdownload,
-#            and through avhwdec ! avhwdownload ! videoconvertscale (bilinear2,
-#            then bilinear) to the same caps: PSNR of the two (ffmpeg's psnr
-#            filter over the raw planes; the pass mark is 35 dB), and the
-#            active converter (must be cuda-convert)
+#            (cuda: method=area, then bilinear; vulkan: bilinear, then
+#            lanczos) ! RGBP (vulkan: RGBA) 224x224 ! avhwdownload, and
+#            through avhwdec ! avhwdownload ! videoconvertscale (bilinear2,
+#            then bilinear; vulkan: bilinear2, then lanczos) to the same caps:
+#            PSNR of the two (ffmpeg's psnr filter over the raw planes; the
+#            pass mark is 35 dB), and the active converter (must be
+#            cuda-convert, or libplacebo)
 #   speed    fps of the whole file through avhw-bench-decode: decode only
-#            (avhwdec ! fakesink), decode + cuda-convert RGBP 224x224, the
-#            same letterboxed (add-borders, pixel-aspect-ratio=1/1), the same
-#            + avhwdownload, and avhwdownload ! videoconvertscale on the CPU
-# Exits 1 when a quality row is under 35 dB or not cuda-convert.
+#            (avhwdec ! fakesink), decode + convert to 224x224, the same
+#            letterboxed (cuda only: add-borders, pixel-aspect-ratio=1/1), the
+#            same + avhwdownload, and avhwdownload ! videoconvertscale on the CPU
+# FALLBACK=true (rehearsals without video decode, e.g. lavapipe) lets avhwdec
+# decode in software.
+# Exits 1 when a quality row is under 35 dB or not the expected converter.
 set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
@@ -36,26 +41,34 @@ while [ $# -gt 0 ]; do
     esac
 done
 find_bench_bin
-export BENCH_NAME=cuda-convert
-MEM=memory:AVHWCUDA
-OUTC="video/x-raw($MEM),format=RGBP,width=224,height=224"
-CPUC="video/x-raw,format=RGBP,width=224,height=224"
+case $DEVICE in
+    # libplacebo makes packed RGB only, has no area method (its bilinear
+    # widens its kernel where it shrinks, as videoconvertscale's bilinear2)
+    # and adds no borders
+    vulkan*) MEM=memory:AVHWVulkan CONV=libplacebo FMT=RGBA PIXF=rgba
+             PAIRS="bilinear:bilinear2 lanczos:lanczos" BORDERS=0 ;;
+    *) MEM=memory:AVHWCUDA CONV=cuda-convert FMT=RGBP PIXF=gbrp
+       PAIRS="area:bilinear2 bilinear:bilinear" BORDERS=1 ;;
+esac
+export BENCH_NAME=$CONV
+OUTC="video/x-raw($MEM),format=$FMT,width=224,height=224"
+CPUC="video/x-raw,format=$FMT,width=224,height=224"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rc=0
-echo "## cuda-convert: 1080p to 224x224 RGBP on $DEVICE"
+echo "## $CONV: 1080p to 224x224 $FMT on $DEVICE"
 echo
 machine_info
 echo
 for c in $CODECS; do
     F=$CLIPS/bench-1080p-$c.mp4
     [ -f "$F" ] || { echo "cuda-convert: no clip $F (tests/bench/make-clips.sh $CLIPS)" >&2; rc=1; continue; }
-    DEC="filesrc location=$F ! parsebin ! avhwdec device=$DEVICE fallback=false"
+    DEC="filesrc location=$F ! parsebin ! avhwdec device=$DEVICE fallback=${FALLBACK:-false}"
     echo "### $c: $(basename "$F")"
     echo
     echo "| method (videoconvertscale's) | PSNR (first $FRAMES frames) | converter |"
     echo "|---|---|---|"
-    for pair in area:bilinear2 bilinear:bilinear; do
+    for pair in $PAIRS; do
         m=${pair%%:*} cm=${pair#*:}
         dev=$tmp/$c-$m-dev.raw cpu=$tmp/$c-$m-cpu.raw
         # -v prints the element's active-converter in the caps notify lines
@@ -68,11 +81,11 @@ for c in $CODECS; do
         conv=$(sed -n 's/.*GstAvhwConvertScale:c: active-converter = \(.*\)$/\1/p' "$tmp/dev.log" | tail -n1)
         # RGBP's three full-size planes read as gbrp: the same planes on both
         # sides, whatever ffmpeg calls them
-        psnr=$(ffmpeg -v error -nostdin -f rawvideo -pix_fmt gbrp -s 224x224 -i "$dev" \
-            -f rawvideo -pix_fmt gbrp -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
+        psnr=$(ffmpeg -v error -nostdin -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$dev" \
+            -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
             | sed -n 's/.*average:\([0-9.inf]*\).*/\1/p' | tail -n1)
-        [ -n "$psnr" ] || psnr=$(ffmpeg -nostdin -f rawvideo -pix_fmt gbrp -s 224x224 -i "$dev" \
-            -f rawvideo -pix_fmt gbrp -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
+        [ -n "$psnr" ] || psnr=$(ffmpeg -nostdin -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$dev" \
+            -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
             | sed -n 's/.*average:\([0-9.inf]*\).*/\1/p' | tail -n1)
         echo "| $m ($cm) | ${psnr:-none: $(tail -n1 "$tmp/dev.log")} dB | ${conv:-?} |"
         case "$psnr" in
@@ -80,14 +93,18 @@ for c in $CODECS; do
             ''|*[!0-9.]*) rc=1 ;;
             *) awk "BEGIN { exit !($psnr >= 35) }" || rc=1 ;;
         esac
-        [ "$conv" = cuda-convert ] || rc=1
+        [ "$conv" = "$CONV" ] || rc=1
     done
     echo
     S="fakesink name=sink sync=false"
     rows=(
         "decode only|$DEC ! $S"
-        "decode + cuda-convert RGBP 224x224|$DEC ! avhwconvertscale ! $OUTC ! $S"
+        "decode + $CONV $FMT 224x224|$DEC ! avhwconvertscale ! $OUTC ! $S"
+    )
+    [ "$BORDERS" = 0 ] || rows+=(
         "... letterboxed|$DEC ! avhwconvertscale add-borders=true ! $OUTC,pixel-aspect-ratio=1/1 ! $S"
+    )
+    rows+=(
         "... + avhwdownload|$DEC ! avhwconvertscale ! $OUTC ! avhwdownload ! $S"
         "CPU: avhwdownload ! videoconvertscale|$DEC ! avhwdownload ! videoconvertscale method=bilinear2 ! $CPUC ! $S"
     )

@@ -120,20 +120,31 @@ if [ "$MODE" = in-d13 ]; then
     fi
 fi
 
+# 0'. (on the Debian 12 machine) deb-src for FFmpeg's source, added when missing
+# (a fresh machine has only deb lines, in the deb822 debian.sources)
+if [ "$MODE" = d12 ] && [ ! -x /opt/ffmin/bin/ffmpeg ] \
+    && ! grep -rqsE '^deb-src .* bookworm|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "deb-src http://deb.debian.org/debian bookworm main" > /etc/apt/sources.list.d/bookworm-src.list
+    echo "make-bundle: added /etc/apt/sources.list.d/bookworm-src.list; apt-get update"
+    apt-get update -q > /dev/null
+fi
+
 # 1. the minimal FFmpeg (once per machine or chroot; needs deb-src for `apt-get source`).
 # In Debian 13 with scale_vulkan too (avhwconvertscale on NVIDIA's Vulkan driver,
 # issue 18): FFmpeg 7.1 compiles the filter's shaders with libshaderc. The shared
 # script has no switch for it, so a copy with the filter, the library and its -dev
 # package added builds into /opt/ffmin-vk (the stamp tells the two builds apart).
+# With the libplacebo filter as well (the vulkan backend's RGB converter, issue
+# 31): Debian 13's libplacebo (7.349), into /opt/ffmin-vkpl.
 FFPREFIX=/opt/ffmin
 if [ "$MODE" = in-d13 ] && [ "${FFMPEG_SCALE_VULKAN:-1}" = 1 ]; then
-    FFPREFIX=/opt/ffmin-vk
-    sed -e 's/^FILTERS="scale /FILTERS="scale scale_vulkan /' \
-        -e 's/--enable-vulkan --enable-opencl/--enable-vulkan --enable-libshaderc --enable-opencl/' \
-        -e 's/^need_pkgs="build-essential /need_pkgs="build-essential libshaderc-dev /' \
+    FFPREFIX=/opt/ffmin-vkpl
+    sed -e 's/^FILTERS="scale /FILTERS="scale scale_vulkan libplacebo /' \
+        -e 's/--enable-vulkan --enable-opencl/--enable-vulkan --enable-libshaderc --enable-libplacebo --enable-opencl/' \
+        -e 's/^need_pkgs="build-essential /need_pkgs="build-essential libshaderc-dev libplacebo-dev /' \
         "$SHARED/gpu/build-ffmpeg.sh" > /tmp/build-ffmpeg-scale-vulkan.sh
-    grep -q 'scale scale_vulkan' /tmp/build-ffmpeg-scale-vulkan.sh && grep -q 'enable-libshaderc' \
-        /tmp/build-ffmpeg-scale-vulkan.sh || { echo "make-bundle: build-ffmpeg.sh changed; cannot add scale_vulkan" >&2; exit 1; }
+    grep -q 'scale scale_vulkan libplacebo' /tmp/build-ffmpeg-scale-vulkan.sh && grep -q 'enable-libplacebo' \
+        /tmp/build-ffmpeg-scale-vulkan.sh || { echo "make-bundle: build-ffmpeg.sh changed; cannot add scale_vulkan and libplacebo" >&2; exit 1; }
     [ -x $FFPREFIX/bin/ffmpeg ] || bash /tmp/build-ffmpeg-scale-vulkan.sh --prefix "$FFPREFIX"
 else
     [ -x $FFPREFIX/bin/ffmpeg ] || bash "$SHARED/gpu/build-ffmpeg.sh"

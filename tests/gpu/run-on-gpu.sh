@@ -69,13 +69,19 @@
 #   cudaconvert  (not in the default list) tests/gpu/cuda-convert.sh (issue 31):
 #                1080p H.264 and H.265 through NVDEC to
 #                224x224 RGBP with cuda-convert: PSNR against videoconvertscale,
-#                fps against decode only; $OUT/cuda-convert.md
+#                fps against decode only; CC_DEVICES="cuda:0 vulkan" adds the
+#                same through Vulkan and libplacebo; $OUT/cuda-convert.md
 #   manyclips    (not in the default list) tests/gpu/many-clips.sh (issue 32): 30-frame
 #                1080p H.264 and H.265 clips through docs/examples/many-clips,
 #                MC_THREADS ("1 4 7 14") pipelines at once in one process and
 #                MC_PROCS ("7 14") processes, clips/s of a warm round, decoders
 #                opened, NVDEC utilisation (dmon); one --check run;
 #                $OUT/many-clips.md
+#   parwarm      (not in the default list) tests/bench/parallel-warm.sh on
+#                .gpu/bench/par-1920x1080-h264-g60-nPW_FRAMES.mp4 (900; parallel.sh
+#                --make-only makes it), PW_N (3) pipelines per PW_VALUES ("1 4 7")
+#                with GST_DEBUG=avhwdec:6: $OUT/parallel-warm.md and the first
+#                frame's account of each pipeline, $OUT/parallel-warm-timeline.txt
 #   python       (not in the default list) tests/gpu/python-on-gpu.sh: PyGObject built
 #                for this machine's python3 from .gpu/pygobject-kit.tar.xz
 #                (make-pygobject-kit.sh), then tests/python (gpu_frames: NVDEC frames
@@ -467,10 +473,14 @@ fi
 
 if has cudaconvert; then
     stage "cudaconvert: cuda-convert through NVDEC frames to 224x224 RGBP (issue 31)"
-    b=$(budget 300)
-    timeout -k 10 "$b" bash tests/gpu/cuda-convert.sh --device "$DEVICE" --clips .gpu/bench \
-        | tee "$OUT/cuda-convert.md"
-    echo "cuda-convert.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+    # CC_DEVICES: the devices, one table each (default DEVICE; "cuda:0 vulkan":
+    # libplacebo on NVIDIA's Vulkan driver beside cuda-convert)
+    for d in ${CC_DEVICES:-$DEVICE}; do
+        b=$(budget 300)
+        timeout -k 10 "$b" bash tests/gpu/cuda-convert.sh --device "$d" --clips .gpu/bench \
+            | tee -a "$OUT/cuda-convert.md"
+        echo "cuda-convert.sh --device $d exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+    done
 fi
 
 if has manyclips; then
@@ -479,6 +489,21 @@ if has manyclips; then
     timeout -k 10 "$b" bash tests/gpu/many-clips.sh --device "$DEVICE" --clips .gpu/bench \
         --threads "${MC_THREADS:-1 4 7 14}" --procs "${MC_PROCS:-7 14}" | tee "$OUT/many-clips.md"
     echo "many-clips.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+fi
+
+if has parwarm; then
+    stage "parwarm: parallel=N on a warm process, with the first frame's account (issue 30, item 4)"
+    b=$(budget 200)
+    pw_clip=.gpu/bench/par-1920x1080-h264-g60-n${PW_FRAMES:-900}.mp4
+    GST_DEBUG="${PW_GST_DEBUG:-avhwdec:6}" GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$LOGS/parwarm.log" \
+        timeout -k 10 "$b" bash tests/bench/parallel-warm.sh --device "$DEVICE" --clip "$pw_clip" \
+        -n "${PW_N:-3}" --parallel "${PW_VALUES:-1 4 7}" | tee "$OUT/parallel-warm.md"
+    echo "parallel-warm.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+    # each pipeline's first frame: when its segment's first packet was queued,
+    # decoded, out; the sessions' first frames; where the sessions' time went
+    grep -E 'first frame: |the first frame of the segment|session [0-9]+ open in|parallel=[0-9]+: [0-9]+ frames in|session [0-9]+: [0-9]+ segments' \
+        "$LOGS/parwarm.log" | sed 's/^[^ ]* *[0-9]* *0x[0-9a-f]* //' | head -n 400 > "$OUT/parallel-warm-timeline.txt"
+    echo "$(wc -l < "$OUT/parallel-warm-timeline.txt") lines in $OUT/parallel-warm-timeline.txt"
 fi
 
 if has python; then

@@ -50,6 +50,9 @@ struct _Segment
   gboolean done;                /* its session drained it */
   guint32 first, last;          /* system frame numbers */
   guint n_in;
+  /* monotonic µs: its first packet queued, its first frame decoded (the
+   * first frame's account in the debug log) */
+  gint64 t_queued, t_decoded;
 };
 
 typedef struct
@@ -147,6 +150,8 @@ add_out (GstAvhwDecSched * par, Segment * seg, AVFrame * frame,
   if (fault)
     o->fault = *fault;
   g_queue_push_tail (&seg->out, o);
+  if (frame && !seg->t_decoded)
+    seg->t_decoded = g_get_monotonic_time ();
   if (frame)
     par->buffered++;
   g_cond_broadcast (&par->cond);
@@ -192,6 +197,12 @@ seg_frame (gpointer user_data, AVFrame * frame, gboolean from_decoder)
     }
     s->st.copy += g_get_monotonic_time () - t2;
   }
+  if (!seg->t_decoded)
+    GST_LOG_OBJECT (par->dec, "session %u: the first frame of the segment "
+        "from frame %u, %.1f ms after its first packet was queued; waited "
+        "%.1f ms for room, copied in %.1f ms", (guint) (s - par->sessions),
+        seg->first, (t - seg->t_queued) / 1e3, (t2 - t) / 1e3,
+        (g_get_monotonic_time () - t2) / 1e3);
   g_mutex_lock (&par->lock);
   going = !par->flushing && !par->quit;
   if (going)
@@ -586,6 +597,14 @@ push_ready (GstAvhwDecSched * par)
     else
       ret = o->frame ? gst_avhw_dec_output_decoded (par->dec, o->frame,
           o->from_decoder) : gst_avhw_dec_output_fault (par->dec, &o->fault);
+    if (o->frame && !par->pushed)
+      GST_DEBUG_OBJECT (par->dec, "first frame: from the stream's first "
+          "packet, its segment's first packet queued +%.1f ms, decoded "
+          "+%.1f ms, out +%.1f ms (finishing it %.1f ms)",
+          (seg->t_queued - par->t_first) / 1e3,
+          (seg->t_decoded - par->t_first) / 1e3,
+          (g_get_monotonic_time () - par->t_first) / 1e3,
+          (g_get_monotonic_time () - t) / 1e3);
     par->t_out += g_get_monotonic_time () - t;
     par->pushed += o->frame != NULL;
     out_free (o);
@@ -685,6 +704,7 @@ gst_avhw_dec_sched_handle_frame (GstAvhwDecSched * par,
   if (start) {
     par->open = g_new0 (Segment, 1);
     par->open->first = pkt->pts;
+    par->open->t_queued = g_get_monotonic_time ();
     g_queue_push_tail (&par->segments, par->open);
     par->started++;
     g_atomic_int_inc (&par->dec->segments);
