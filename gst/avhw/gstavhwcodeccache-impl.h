@@ -18,14 +18,24 @@ G_BEGIN_DECLS
  * @extra_hw_frames: the surfaces added for frames held downstream
  * @strict_std_compliance: FFmpeg's strict_std_compliance (the H.264
  *   reorder choice)
- * @has_b_frames: the reorder depth it was opened with
+ * @has_b_frames: the reorder depth it was opened with (a kept decoder
+ *   takes a stream that wants this or less)
  * @has_extradata: whether it was opened with codec data
- * @extradata_sha1: the SHA-1 of that codec data (zeroes without)
+ * @extradata_sha1: the SHA-1 of that codec data (zeroes without); matched
+ *   only where @extradata_follows is %FALSE
+ * @extradata_follows: the decoder takes another stream's codec data with
+ *   that stream's first packet (%AV_PKT_DATA_NEW_EXTRADATA: FFmpeg's h264
+ *   and hevc), so the codec data is not matched
+ * @dpb_refs: the reference frames its stream's sequence asks for (H.264
+ *   max_num_ref_frames; 0: not known), which sized its surfaces: a kept
+ *   decoder takes a stream that asks for this many or fewer
+ * @dpb_reorder: the same for the sequence's reorder depth (H.264
+ *   num_reorder_frames, or what the level allows)
  *
  * What an opened decoder is for, as the decoder cache matches it: a kept
- * decoder goes only to a key equal in every field
- * (gst_avhw_decoder_key_equal()). Fill it with
- * gst_avhw_decoder_key_init() from the context about to be opened.
+ * decoder goes to a key it fits (gst_avhw_decoder_key_fits()). Fill it
+ * with gst_avhw_decoder_key_init() from the context about to be opened,
+ * then the sequence's needs where they are known.
  */
 typedef struct
 {
@@ -38,6 +48,9 @@ typedef struct
   gint has_b_frames;
   gboolean has_extradata;
   guint8 extradata_sha1[20];
+  gboolean extradata_follows;
+  guint dpb_refs;
+  guint dpb_reorder;
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];
@@ -52,11 +65,15 @@ gboolean gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
     const GstAvhwDecoderKey * b);
 
 GST_AVHW_API
+gboolean gst_avhw_decoder_key_fits (const GstAvhwDecoderKey * kept,
+    const GstAvhwDecoderKey * want);
+
+GST_AVHW_API
 gchar * gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key);
 
 GST_AVHW_API
 AVCodecContext * gst_avhw_device_take_decoder (GstAvhwDevice * device,
-    const GstAvhwDecoderKey * key);
+    const GstAvhwDecoderKey * key, GstAvhwDecoderKey * kept_key);
 
 GST_AVHW_API
 void gst_avhw_device_give_decoder (GstAvhwDevice * device,

@@ -177,6 +177,11 @@ gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
   key->extra_hw_frames = ctx->extra_hw_frames;
   key->strict_std_compliance = ctx->strict_std_compliance;
   key->has_b_frames = ctx->has_b_frames;
+  /* FFmpeg's h264 and hevc decoders read new codec data from a packet's
+   * side data (h264_decode_frame(), hevc_decode_frame(): 5.1 and 7.1) */
+  key->extradata_follows = codec->id == AV_CODEC_ID_H264 ?
+      g_str_equal (codec->name, "h264") : codec->id == AV_CODEC_ID_HEVC ?
+      g_str_equal (codec->name, "hevc") : FALSE;
   if (ctx->extradata_size > 0) {
     GChecksum *sha1 = g_checksum_new (G_CHECKSUM_SHA1);
     gsize len = sizeof (key->extradata_sha1);
@@ -193,8 +198,7 @@ gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
  * @a: a key
  * @b: another key
  *
- * Returns: whether @a and @b are equal in every field: a decoder opened
- *   for one can take the streams of the other
+ * Returns: whether @a and @b are equal in every field
  */
 gboolean
 gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
@@ -202,15 +206,42 @@ gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
 {
   g_return_val_if_fail (a != NULL && b != NULL, FALSE);
 
-  return a->codec == b->codec && !a->hw == !b->hw
-      && a->thread_count == b->thread_count
-      && a->thread_type == b->thread_type
-      && a->extra_hw_frames == b->extra_hw_frames
-      && a->strict_std_compliance == b->strict_std_compliance
-      && a->has_b_frames == b->has_b_frames
-      && !a->has_extradata == !b->has_extradata
+  return gst_avhw_decoder_key_fits (a, b) && a->has_b_frames == b->has_b_frames
+      && a->dpb_refs == b->dpb_refs && a->dpb_reorder == b->dpb_reorder
       && memcmp (a->extradata_sha1, b->extradata_sha1,
       sizeof (a->extradata_sha1)) == 0;
+}
+
+/**
+ * gst_avhw_decoder_key_fits: (skip)
+ * @kept: the key of a kept decoder
+ * @want: the key of a decoder about to be opened
+ *
+ * Returns: whether the decoder opened for @kept can take the stream of
+ *   @want, that is has the same decoder, threads, surfaces and compliance,
+ *   codec data or none as @want (the same codec data unless it follows
+ *   with the first packet), and a reorder depth and sequence needs at
+ *   least those of @want
+ */
+gboolean
+gst_avhw_decoder_key_fits (const GstAvhwDecoderKey * kept,
+    const GstAvhwDecoderKey * want)
+{
+  g_return_val_if_fail (kept != NULL && want != NULL, FALSE);
+
+  return kept->codec == want->codec && !kept->hw == !want->hw
+      && kept->thread_count == want->thread_count
+      && kept->thread_type == want->thread_type
+      && kept->extra_hw_frames == want->extra_hw_frames
+      && kept->strict_std_compliance == want->strict_std_compliance
+      && kept->has_b_frames >= want->has_b_frames
+      && kept->dpb_refs >= want->dpb_refs
+      && kept->dpb_reorder >= want->dpb_reorder
+      && !kept->has_extradata == !want->has_extradata
+      && !kept->extradata_follows == !want->extradata_follows
+      && (kept->extradata_follows
+      || memcmp (kept->extradata_sha1, want->extradata_sha1,
+          sizeof (kept->extradata_sha1)) == 0);
 }
 
 /**
@@ -218,7 +249,7 @@ gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
  * @key: a key
  *
  * Returns: (transfer full): @key for people (debug logs): "h264|hw|
- *   threads=2/0x3|extra=0|strict=1|reorder=0|codec-data=..."
+ *   threads=2/0x3|extra=0|strict=1|reorder=0|dpb=3+2|codec-data=..."
  */
 gchar *
 gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
@@ -230,9 +261,11 @@ gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
 
   s = g_string_new (NULL);
   g_string_append_printf (s, "%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
-      "reorder=%d|codec-data=", key->codec->name, key->hw ? "hw" : "sw",
-      key->thread_count, key->thread_type, key->extra_hw_frames,
-      key->strict_std_compliance, key->has_b_frames);
+      "reorder=%d|dpb=%u+%u|codec-data%s=", key->codec->name,
+      key->hw ? "hw" : "sw", key->thread_count, key->thread_type,
+      key->extra_hw_frames, key->strict_std_compliance, key->has_b_frames,
+      key->dpb_refs, key->dpb_reorder,
+      key->extradata_follows ? "(follows)" : "");
   if (!key->has_extradata)
     g_string_append (s, "none");
   for (i = 0; key->has_extradata && i < sizeof (key->extradata_sha1); i++)
@@ -244,19 +277,25 @@ gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
  * gst_avhw_device_take_decoder: (skip)
  * @device: the device the decoder is for
  * @key: what the decoder is opened for (gst_avhw_decoder_key_init())
+ * @kept_key: (out caller-allocates) (optional): the key the decoder was
+ *   given with, on a hit
  *
- * Takes a kept decoder out of the cache.
+ * Takes a kept decoder out of the cache: one given with a key equal to
+ * @key, else the one given last whose key fits @key
+ * (gst_avhw_decoder_key_fits()). Where the codec data follows
+ * (@key's extradata_follows), the caller gives the decoder its stream's
+ * codec data with the first packet.
  *
- * Returns: (transfer full) (nullable): an opened context that was
- *   given with @key for @device, or %NULL (a miss: open one)
+ * Returns: (transfer full) (nullable): an opened context for @device that
+ *   can take @key's stream, or %NULL (a miss: open one)
  */
 AVCodecContext *
 gst_avhw_device_take_decoder (GstAvhwDevice * device,
-    const GstAvhwDecoderKey * key)
+    const GstAvhwDecoderKey * key, GstAvhwDecoderKey * kept_key)
 {
   AVCodecContext *ctx = NULL;
   gchar *what;
-  GList *l;
+  GList *l, *fit = NULL;
 
   g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
   g_return_val_if_fail (key != NULL, NULL);
@@ -268,13 +307,24 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device,
   for (l = lru.head; l; l = l->next) {
     Entry *e = l->data;
 
-    if (e->device == device && gst_avhw_decoder_key_equal (&e->key, key)) {
-      g_queue_delete_link (&lru, l);
-      ctx = e->ctx;
-      e->ctx = NULL;
-      entry_free (e);
+    if (e->device != device || !gst_avhw_decoder_key_fits (&e->key, key))
+      continue;
+    if (!fit)
+      fit = l;
+    if (gst_avhw_decoder_key_equal (&e->key, key)) {
+      fit = l;
       break;
     }
+  }
+  if (fit) {
+    Entry *e = fit->data;
+
+    g_queue_delete_link (&lru, fit);
+    ctx = e->ctx;
+    e->ctx = NULL;
+    if (kept_key)
+      *kept_key = e->key;
+    entry_free (e);
   }
   if (ctx)
     hits++;

@@ -49,6 +49,10 @@ The first video pad of parsebin goes to the decoder; other pads (audio) go to a 
 parsebin fixes the stream format before the decoder is linked: H.264 comes as
 stream-format=avc and H.265 as hvc1 (even from raw Annex-B files), alignment=au; VP9/AV1 from
 IVF, VP8 from IVF. A decoder whose sink caps refuse the stream is a SKIP.
+--demuxer names an element (qtdemux) that takes parsebin's place; its pads are not
+parsed, so the decoder description starts with a parser (`h264parse ! avhwdec`). Unlike
+parsebin's parsers, `qtdemux ! h264parse` leaves an MP4's parameter sets in its codec data
+only, none in the stream.
 <FMT> is the GStreamer format of the manifest's pix_fmt (FFmpeg's native software format):
 yuv420p/yuvj420p->I420, yuv420p10le->I420_10LE, yuv422p->Y42B, yuv444p->Y444, gray->GRAY8,
 yuv422p10le->I422_10LE, yuv444p10le->Y444_10LE; other pix_fmts are SKIPped.
@@ -210,7 +214,8 @@ def run_job(job, Gst, GstVideo, GLib):
     pipeline = Gst.Pipeline.new('conformance')
     src = Gst.ElementFactory.make('filesrc', None)
     src.set_property('location', job['path'])
-    pb = Gst.ElementFactory.make('parsebin', None)
+    # --demuxer: a demuxer alone instead (its pads unparsed: the chain parses)
+    pb = Gst.ElementFactory.make(job.get('demuxer') or 'parsebin', None)
     # identity marks the chain's entry: parse_bin_from_description's ghosting of "unlinked"
     # pads would pick videoconvert's sink while decodebin's delayed link is pending.
     desc = chain_desc(job['decoder'], job['format'])
@@ -616,7 +621,8 @@ def make_job(entry, mdir, opts):
             fmt = 'I420'
         else:
             return None, Result(file, codec, 'SKIP', 'no GStreamer format for pix_fmt "%s"' % pix, 0.0)
-    return {'path': path, 'format': fmt, 'decoder': opts.decoder_desc, 'timeout': opts.timeout}, None
+    return {'path': path, 'format': fmt, 'decoder': opts.decoder_desc, 'timeout': opts.timeout,
+            'demuxer': opts.demuxer}, None
 
 
 def run_many(entries, mdir, opts):
@@ -693,6 +699,9 @@ def main(argv):
     ap.add_argument('--decoder', default=None,
                     help='decoder bin description instead of "avhwdec device=DEVICE" '
                          '(e.g. decodebin, avdec_h264)')
+    ap.add_argument('--demuxer', default=None,
+                    help='a demuxer (e.g. qtdemux) in place of parsebin; the decoder '
+                         'description then starts with a parser')
     ap.add_argument('--filter', default=None, help='regex (or substring) matched against file names')
     ap.add_argument('--expected', default=None, help='expected-results list; exit 1 on regressions')
     ap.add_argument('--write-expected', default=None, help='write/merge an expected-results list')

@@ -24,13 +24,16 @@
 # SAO, AMP, transform skip), so that a decoder kept from one clip decodes the
 # next with other parameter sets under the same IDs (issue 30's wrong
 # picture; tests/conformance: conformance/distinct-reuse). SIZE (320x240)
-# and FRAMES (10) set their size and length.
+# and FRAMES (10) set their size and length. "distinct-mp4": the same clips
+# encoded into MP4 (h264/*.mp4, h265/*.mp4, hvc1), whose parameter sets are
+# in the codec data only (avcC, hvcC), none in the stream: a kept decoder
+# must be given the next clip's codec data.
 # Needs: ffmpeg/ffprobe with libx264 and libx265, python3 (stdlib only).
 # Outputs are byte-identical between runs with the same ffmpeg/x264/x265 builds.
 set -eu
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-    echo "usage: $0 OUTDIR [conformance|distinct]" >&2
+    echo "usage: $0 OUTDIR [conformance|distinct|distinct-mp4]" >&2
     exit 2
 fi
 OUT=$1 SET=${2:-conformance}
@@ -65,21 +68,25 @@ h264() { # name size frames pix_fmt x264-params extra-args...
     name=$1 size=$2 n=$3 pix=$4 xp=$5; shift 5
     # shellcheck disable=SC2046,SC2086
     "$FFMPEG" $COMMON $(src "$size" "$n" "$pix") -pix_fmt "$pix" "$@" $BITEXACT -c:v libx264 -preset veryfast \
-        -x264-params "$X264_PARAMS${xp:+:$xp}" -f h264 "$OUT/h264/$name"
+        -x264-params "$X264_PARAMS${xp:+:$xp}" -f "${H264_FORMAT:-h264}" "$OUT/h264/$name"
 }
 h265() { # name size frames pix_fmt x265-params extra-args...
     name=$1 size=$2 n=$3 pix=$4 xp=$5; shift 5
     # shellcheck disable=SC2046,SC2086
     "$FFMPEG" $COMMON $(src "$size" "$n" "$pix") -pix_fmt "$pix" "$@" $BITEXACT -c:v libx265 -preset fast \
-        -x265-params "$X265_PARAMS${xp:+:$xp}" -f hevc "$OUT/h265/$name"
+        -x265-params "$X265_PARAMS${xp:+:$xp}" ${H265_FORMAT:+-tag:v hvc1} -f "${H265_FORMAT:-hevc}" \
+        "$OUT/h265/$name"
 }
 
 NOTES="$TMP/notes.tsv"
 : > "$NOTES"
 note() { printf '%s\t%s\n' "$1" "$2" >> "$NOTES"; }
 
-distinct_set() {
-    size=${SIZE:-320x240} n=${FRAMES:-10}
+distinct_set() { # [mp4]
+    size=${SIZE:-320x240} n=${FRAMES:-10} e264=h264 e265=h265
+    if [ "${1:-}" = mp4 ]; then
+        e264=mp4 e265=mp4 H264_FORMAT=mp4 H265_FORMAT=mp4
+    fi
     for v in "baseline-ref1::-profile:v baseline -refs 1" \
              "baseline-ref3::-profile:v baseline -refs 3" \
              "main-ref1::-profile:v main -refs 1 -bf 0" \
@@ -94,7 +101,7 @@ distinct_set() {
              "high-ref3-qp20:qp=20:-profile:v high -refs 3 -bf 0" \
              "high-ref3-qp40:qp=40:-profile:v high -refs 3 -bf 0" \
              "high-ref3-bf3-cqm:b-adapt=0:cqm=jvt:-profile:v high -refs 3 -bf 3"; do
-        f=distinct-${v%%:*}.h264 rest=${v#*:}
+        f=distinct-${v%%:*}.$e264 rest=${v#*:}
         xp=${rest%:-*} args=-${rest##*:-}
         [ "$xp" = "$rest" ] && xp=""
         # shellcheck disable=SC2086
@@ -106,7 +113,7 @@ distinct_set() {
              "ref2-bf2-pyramid:ref=2:bframes=2:b-adapt=0:b-pyramid=1" \
              "ref3-nosao:ref=3:bframes=0:no-sao=1" \
              "ref3-amp-tskip:ref=3:bframes=0:amp=1:rect=1:tskip=1"; do
-        f=distinct-${v%%:*}.h265 xp=${v#*:}
+        f=distinct-${v%%:*}.$e265 xp=${v#*:}
         h265 "$f" "$size" "$n" yuv420p "$xp" -profile:v main
         note "h265/$f" "distinct: $size, $n frames, x265 main ($xp)"
     done
@@ -114,8 +121,10 @@ distinct_set() {
 
 if [ "$SET" = distinct ]; then
     distinct_set
+elif [ "$SET" = distinct-mp4 ]; then
+    distinct_set mp4
 elif [ "$SET" != conformance ]; then
-    echo "$0: unknown set $SET (conformance or distinct)" >&2
+    echo "$0: unknown set $SET (conformance, distinct or distinct-mp4)" >&2
     exit 2
 else
 # --- H.264 ------------------------------------------------------------------------------

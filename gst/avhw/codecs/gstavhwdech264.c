@@ -54,6 +54,8 @@ gst_avhw_dec_h264_seq_from_sps (const GstH264SPS * sps, GstAvhwDecH264Seq * seq)
       seq->level_reorder = MIN (level_max_dpb_mbs[i][1] / mbs, MAX_REORDER);
   seq->restricted = sps->vui_parameters_present_flag
       && sps->vui_parameters.bitstream_restriction_flag;
+  seq->reorder = seq->restricted ?
+      sps->vui_parameters.num_reorder_frames : seq->level_reorder;
   seq->in_order = sps->pic_order_cnt_type == 2;
   seq->field_coded = !sps->frame_mbs_only_flag;
 }

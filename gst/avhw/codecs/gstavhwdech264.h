@@ -20,6 +20,9 @@ typedef struct
   guint level_reorder;
   gboolean restricted;          /* VUI bitstream_restriction: FFmpeg takes
                                  * its num_reorder_frames in any mode */
+  guint reorder;                /* the reorder depth FFmpeg's SPS gets:
+                                 * num_reorder_frames where restricted,
+                                 * else level_reorder */
   gboolean in_order;            /* pic_order_cnt_type 2: pictures are shown
                                  * in decoding order */
   gboolean field_coded;         /* frame_mbs_only_flag 0: fields may come */

@@ -57,6 +57,13 @@ struct _GstAvhwDecSession
   gint threads;                 /* asked for at open (-1: automatic) */
   GstAvhwDecoderKey key;        /* what the decoder cache matches */
   gboolean keyed;               /* FALSE: not worth keeping */
+  /* a kept decoder taken for this stream: the stream's own sequence
+   * needs, whether FFmpeg set up its hardware decoder again
+   * (get_format(): its surfaces are then sized for this stream), and
+   * whether the stream's codec data goes with its first packet */
+  guint want_refs, want_reorder;
+  gboolean reinit;
+  gboolean send_extradata;
   gchar *counted;               /* the device it is counted on */
   gboolean damaged;             /* the stream had errors: not kept */
   gboolean cache_counted;       /* counted open by the decoder cache */
@@ -131,6 +138,8 @@ get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
   GstAvhwDecStream *st = s->stream;
   const enum AVPixelFormat *p;
 
+  /* FFmpeg sets up its hwaccel (and its surfaces) again after this */
+  s->reinit = TRUE;
   for (p = fmts; *p != AV_PIX_FMT_NONE; p++) {
     if (*p == s->hw_pix_fmt) {
       set_active (s, ctx->codec, TRUE);
@@ -248,14 +257,26 @@ new_context (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw)
  * has the same sequence parameters, and software decoders keep their
  * threads. */
 static gboolean
-reuse_key (GstAvhwDecoderKey * key, AVCodecContext * ctx,
+reuse_key (GstAvhwDecSession * s, AVCodecContext * ctx,
     const AVCodec * codec, gboolean hw)
 {
+  const GstAvhwDecH264Seq *seq;
+
   if (hw && ((codec->capabilities & AV_CODEC_CAP_HARDWARE)
           || (codec->id == AV_CODEC_ID_H264
               && !gst_avhw_dec_join_applies (codec, hw))))
     return FALSE;
-  gst_avhw_decoder_key_init (key, ctx, codec, hw);
+  gst_avhw_decoder_key_init (&s->key, ctx, codec, hw);
+  /* FFmpeg's h264 sizes a hwaccel's surfaces from the first SPS and keeps
+   * them through SPS changes of one size: a kept decoder takes streams
+   * that ask for no more (hevc sets its hwaccel up again at every new
+   * SPS; vp9 and av1 have fixed reference slots) */
+  seq = codec->id == AV_CODEC_ID_H264 && hw ?
+      gst_avhw_dec_watch_h264_seq (s->stream->watch) : NULL;
+  if (seq) {
+    s->key.dpb_refs = seq->refs;
+    s->key.dpb_reorder = seq->reorder;
+  }
   return TRUE;
 }
 
@@ -298,12 +319,25 @@ take_or_open (GstAvhwDecSession * s, AVCodecContext ** ctx,
     const AVCodec * codec, gboolean hw, gboolean * kept)
 {
   AVCodecContext *cached;
+  GstAvhwDecoderKey kept_key;
 
-  s->keyed = reuse_key (&s->key, *ctx, codec, hw);
+  s->keyed = reuse_key (s, *ctx, codec, hw);
   cached = s->keyed ? gst_avhw_device_take_decoder (s->stream->device,
-      &s->key) : NULL;
+      &s->key, &kept_key) : NULL;
   *kept = cached != NULL;
   s->joined = *kept;
+  s->reinit = FALSE;
+  s->send_extradata = FALSE;
+  s->want_refs = s->key.dpb_refs;
+  s->want_reorder = s->key.dpb_reorder;
+  if (cached) {
+    /* it goes back with what it was made for (at least this stream's
+     * needs), unless FFmpeg sets it up again for this stream */
+    s->key.has_b_frames = kept_key.has_b_frames;
+    s->key.dpb_refs = kept_key.dpb_refs;
+    s->key.dpb_reorder = kept_key.dpb_reorder;
+    s->send_extradata = s->key.has_extradata && s->key.extradata_follows;
+  }
   if (!cached) {
     int ret = avcodec_open2 (*ctx, codec, NULL);
 
@@ -555,6 +589,11 @@ close_decoder (GstAvhwDecSession * s, gboolean keep)
   g_mutex_unlock (&s->lock);
   hw_uncount (s);
   keep = keep && s->keyed && !s->damaged && !s->failed;
+  if (s->reinit) {
+    /* its surfaces were made for this stream's sequence */
+    s->key.dpb_refs = s->want_refs;
+    s->key.dpb_reorder = s->want_reorder;
+  }
   if (s->failed) {
     gst_avhw_dec_fail_abandon (&ctx);
   } else if (ctx) {
@@ -820,6 +859,28 @@ before_send (GstAvhwDecSession * s, const GstAvhwDecSend * info)
   s->joined = FALSE;
 }
 
+/* A kept decoder's first packet of this stream brings the stream's codec
+ * data (avcC, hvcC: its parameter sets, maybe under the IDs of the last
+ * stream's), which FFmpeg's h264 and hevc decoders read before the packet
+ * (gstavhwcodeccache.c: extradata_follows). */
+static void
+give_extradata (GstAvhwDecSession * s, AVPacket * pkt)
+{
+  GstBuffer *cd = s->stream->codec_data;
+  GstMapInfo map;
+  guint8 *side;
+
+  s->send_extradata = FALSE;
+  if (!cd || !gst_buffer_map (cd, &map, GST_MAP_READ))
+    return;
+  side = av_packet_new_side_data (pkt, AV_PKT_DATA_NEW_EXTRADATA, map.size);
+  if (side)
+    memcpy (side, map.data, map.size);
+  gst_buffer_unmap (cd, &map);
+  GST_DEBUG_OBJECT (s->stream->element, "kept decoder: this stream's codec "
+      "data (%" G_GSIZE_FORMAT " bytes) with its first packet", map.size);
+}
+
 GstFlowReturn
 gst_avhw_dec_session_send (GstAvhwDecSession * s, AVPacket * pkt,
     const GstAvhwDecSend * info, const GstAvhwDecSessionOut * out,
@@ -839,6 +900,8 @@ gst_avhw_dec_session_send (GstAvhwDecSession * s, AVPacket * pkt,
   }
   s->wait_key = FALSE;
   before_send (s, info);
+  if (s->send_extradata)
+    give_extradata (s, pkt);
   /* kept where a failure would be the device's: take_over() replays it */
   if (s->can_fail) {
     if (pkt->flags & AV_PKT_FLAG_KEY)

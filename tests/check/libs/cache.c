@@ -223,12 +223,14 @@ open_h264 (gint threads, const gchar * extradata, GstAvhwDecoderKey * key)
   return ctx;
 }
 
-/* The decoder cache's typed key: equal field by field, a kept decoder
- * goes to an equal key on the same device only, once. */
+/* The decoder cache's typed key: a kept decoder goes to a key it fits
+ * (the same decoder and threads; codec data that follows with the first
+ * packet, or the same; a reorder depth and sequence needs at least the
+ * key's), on the same device only, once; an equal key first. */
 GST_START_TEST (test_decoder_key)
 {
   GstAvhwDevice *dev = open_auto ();
-  GstAvhwDecoderKey k1, k1b, k2, k3;
+  GstAvhwDecoderKey k1, k1b, k2, k3, big, kept, other;
   AVCodecContext *a = open_h264 (1, "abc", &k1);
   AVCodecContext *b = open_h264 (1, "abc", &k1b);
   AVCodecContext *c = open_h264 (2, "abc", &k2);
@@ -239,17 +241,48 @@ GST_START_TEST (test_decoder_key)
   fail_unless (gst_avhw_decoder_key_equal (&k1, &k1b));
   fail_if (gst_avhw_decoder_key_equal (&k1, &k2));
   fail_if (gst_avhw_decoder_key_equal (&k1, &k3));
+  fail_if (gst_avhw_decoder_key_fits (&k1, &k2));
+  /* FFmpeg's h264 reads new codec data from the first packet */
+  fail_unless (k1.extradata_follows);
+  fail_unless (gst_avhw_decoder_key_fits (&k1, &k3));
+  /* a decoder that does not: the codec data must be the same */
+  other = k1;
+  other.extradata_follows = FALSE;
+  kept = k3;
+  kept.extradata_follows = FALSE;
+  fail_if (gst_avhw_decoder_key_fits (&kept, &other));
+  /* sequence needs and reorder depth: a kept decoder takes less, not more */
+  big = k1;
+  big.dpb_refs = 3;
+  big.dpb_reorder = 2;
+  big.has_b_frames = 2;
+  fail_unless (gst_avhw_decoder_key_fits (&big, &k1));
+  fail_if (gst_avhw_decoder_key_fits (&k1, &big));
+  big.dpb_refs = 0;
+  big.has_b_frames = 0;
+  fail_if (gst_avhw_decoder_key_fits (&k1, &big));
   fail_unless (g_str_has_prefix (s1, "h264|sw|threads=1/"), "%s", s1);
+  fail_unless (strstr (s1, "codec-data(follows)=") != NULL, "%s", s1);
   fail_if (g_str_equal (s1, s3));
   gst_avhw_cache_clear ();
   gst_avhw_device_give_decoder (dev, &k1, a);
   gst_avhw_device_give_decoder (dev, &k2, c);
-  /* another key: a miss */
-  fail_unless (gst_avhw_device_take_decoder (dev, &k3) == NULL);
-  /* the equal key: the very decoder, once */
-  fail_unless (gst_avhw_device_take_decoder (dev, &k1b) == a);
-  fail_unless (gst_avhw_device_take_decoder (dev, &k1) == NULL);
-  fail_unless (gst_avhw_device_take_decoder (dev, &k2) == c);
+  /* another decoder's key: a miss */
+  other = k1;
+  other.thread_count = 3;
+  fail_unless (gst_avhw_device_take_decoder (dev, &other, NULL) == NULL);
+  /* other codec data that follows: the kept decoder, with its key */
+  memset (&kept, 0, sizeof (kept));
+  fail_unless (gst_avhw_device_take_decoder (dev, &k3, &kept) == a);
+  fail_unless (gst_avhw_decoder_key_equal (&kept, &k1));
+  /* once */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == NULL);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k2, NULL) == c);
+  /* an equal key before a fitting one, even when that one came later */
+  gst_avhw_device_give_decoder (dev, &k1, a);
+  gst_avhw_device_give_decoder (dev, &k3, d);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == a);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == d);
   avcodec_free_context (&a);
   avcodec_free_context (&b);
   avcodec_free_context (&c);
