@@ -481,16 +481,14 @@ gst_avhw_dec_sched_reads_units (GstAvhwDecSched * par)
       || par->dec->stream.fields_why;
 }
 
-void
-gst_avhw_dec_sched_flush (GstAvhwDecSched * par)
+/* Stops the sessions' work and drops what waits; with @decoders, flushes
+ * their decoders too. */
+static void
+flush (GstAvhwDecSched * par, gboolean decoders)
 {
   Segment *seg;
   guint i;
 
-  if (!par->sessions) {
-    gst_avhw_dec_session_flush (par->first);
-    return;
-  }
   g_mutex_lock (&par->lock);
   par->flushing = TRUE;
   g_cond_broadcast (&par->cond);
@@ -503,11 +501,21 @@ gst_avhw_dec_sched_flush (GstAvhwDecSched * par)
     segment_free (seg);
   par->open = NULL;
   par->buffered = 0;
-  for (i = 0; i < par->n; i++)
+  for (i = 0; decoders && i < par->n; i++)
     if (par->sessions[i].session)
       gst_avhw_dec_session_flush (par->sessions[i].session);
   par->flushing = FALSE;
   g_mutex_unlock (&par->lock);
+}
+
+void
+gst_avhw_dec_sched_flush (GstAvhwDecSched * par)
+{
+  if (!par->sessions) {
+    gst_avhw_dec_session_flush (par->first);
+    return;
+  }
+  flush (par, TRUE);
 }
 
 void
@@ -520,7 +528,13 @@ gst_avhw_dec_sched_free (GstAvhwDecSched * par)
   if (!par->sessions) {
     gst_avhw_dec_session_close (par->first);
   } else {
-    gst_avhw_dec_sched_flush (par);
+    /* The decoders are not flushed here: FFmpeg's h264 flush drops its
+     * hwaccel, and each kept session would create its hardware decoder
+     * again at the next stream's first frame (NVDEC: 50-70 ms each, one
+     * after another: the warm first frame of parallel=7 came 250-510 ms
+     * late). A session whose stream ended by a join is kept as it is;
+     * the others are flushed as they close (close_decoder()). */
+    flush (par, FALSE);
     g_mutex_lock (&par->lock);
     par->quit = TRUE;
     g_cond_broadcast (&par->cond);
