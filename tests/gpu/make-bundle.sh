@@ -90,14 +90,14 @@ if [ "$MODE" = d12 ]; then
     echo "$TREE" > "$GPU/TREE"
     BUILD=$SRC/build-gpu MESON_OPTS="" BUNDLE=$GPU/gpubundle.tar.xz
 else
-    BUILD=$SRC/build-gpu-d13 MESON_OPTS="-Dcuda=enabled" BUNDLE=$GPU/gpubundle-d13.tar.xz
+    BUILD=$SRC/build-gpu-d13 MESON_OPTS="-Dcuda=enabled -Dcuda-kernels=enabled" BUNDLE=$GPU/gpubundle-d13.tar.xz
 fi
 echo "make-bundle: building $SRC in $BUILD"
 
 # 0. (in the Debian 13 chroot) the build dependencies, and deb-src for FFmpeg's source
 if [ "$MODE" = in-d13 ]; then
     [ "$(. /etc/os-release && echo "$VERSION_ID")" = 13 ] || { echo "make-bundle: --in-d13 outside Debian 13" >&2; exit 1; }
-    pkgs="meson ninja-build pkg-config gcc libc6-dev binutils xz-utils dpkg-dev libglib2.0-dev
+    pkgs="meson ninja-build pkg-config gcc clang libc6-dev binutils xz-utils dpkg-dev libglib2.0-dev
         libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
         gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
         gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
