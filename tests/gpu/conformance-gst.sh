@@ -12,6 +12,8 @@
 #   --fallback B      avhwdec fallback=true|false (default false)
 #   --decoder DESC    decoder bin instead of avhwdec (e.g. avdec_h264, decodebin);
 #                     then --device/--fallback are unused
+#   --demuxer E       the element E (e.g. qtdemux) in parsebin's place; the decoder
+#                     description then starts with a parser (h264parse ! avhwdec)
 #   --no-download     no avhwdownload after the decoder
 #   --timeout S       per-stream limit in seconds (default 60); past it the
 #                     stream is killed and FAILs (hang)
@@ -55,7 +57,7 @@ export LC_ALL=C
 
 DEVICE=auto
 FALLBACK=false
-DECODER=""
+DECODER="" DEMUXER=""
 DOWNLOAD=1
 TIMEOUT=60
 JOBS=1
@@ -76,6 +78,7 @@ while [ $# -gt 0 ]; do
         --device) DEVICE=$2; shift 2 ;;
         --fallback) FALLBACK=$2; shift 2 ;;
         --decoder) DECODER=$2; shift 2 ;;
+        --demuxer) DEMUXER=$2; shift 2 ;;
         --no-download) DOWNLOAD=0; shift ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
         --jobs) JOBS=$2; shift 2 ;;
@@ -178,7 +181,7 @@ run_one() {
     else
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086
-        timeout -k 10 "$TIMEOUT" gst-launch-1.0 -v filesrc location="$path" ! parsebin ! \
+        timeout -k 10 "$TIMEOUT" gst-launch-1.0 -v filesrc location="$path" ! "${DEMUXER:-parsebin}" ! \
             $DECODER ! $CONVERT ! video/x-raw,format=$fmt ! \
             videocodectestsink name=vcts location="$out" > "$log" 2>&1
         rc=$?
@@ -246,7 +249,7 @@ if [ -n "$FILES" ]; then
 fi
 N=$(wc -l < "$WORK/rows")
 echo "# conformance-gst: $N stream(s) of $MANIFEST through: $LABEL (timeout ${TIMEOUT} s, $JOBS job(s))"
-echo "# gst-launch-1.0 filesrc location=F ! parsebin ! $DECODER ! $CONVERT ! video/x-raw,format=FMT ! videocodectestsink location=OUT.yuv"
+echo "# gst-launch-1.0 filesrc location=F ! ${DEMUXER:-parsebin} ! $DECODER ! $CONVERT ! video/x-raw,format=FMT ! videocodectestsink location=OUT.yuv"
 
 # Build the registry once, before parallel runs race to write it.
 gst-inspect-1.0 videocodectestsink > /dev/null 2>&1
@@ -275,7 +278,7 @@ if [ "$ONE_PROCESS" = 1 ]; then
     while IFS=$'\t' read -r i f p; do
         fmt=$(gst_format "$p"); [ -n "$fmt" ] || fmt=I420
         tag=$(echo "$f" | tr '/' '_')
-        printf '%s\tfilesrc location="%s" ! parsebin ! %s ! %s ! video/x-raw,format=%s ! videocodectestsink name=vcts location="%s"\n' \
+        printf '%s\tfilesrc location="%s" ! '"${DEMUXER:-parsebin}"' ! %s ! %s ! video/x-raw,format=%s ! videocodectestsink name=vcts location="%s"\n' \
             "${LOGDIR:-$WORK}/$i-$tag.log" "$MEDIA/$f" "$DECODER" "$CONVERT" "$fmt" "$WORK/$i.yuv" >> "$WORK/jobs"
     done
     N=$(wc -l < "$WORK/rows")

@@ -16,6 +16,10 @@
 #     codec (conformance-gst.sh --one-process), shuffled, DISTINCT_PASSES
 #     (100) times over, the decoder cache at its default limit; each decode
 #     against FFmpeg's MD5, for each D of DISTINCT_DEVICES ("vulkan cuda:0").
+#   mp4 part: the same clips in MP4 (.gpu/distinct-mp4, the 'distinct-mp4'
+#     set: parameter sets in avcC/hvcC only) through `qtdemux ! h264parse !
+#     avhwdec`, the same way: a kept decoder takes each clip's codec data
+#     with its first packet (issue 30, item 5), and the decoder cache's hits.
 #
 # Writes $OUT/distinct.md (one row per run) and logs to $LOGS/distinct.
 set -u
@@ -28,7 +32,7 @@ L=$LOGS/distinct
 W=$(mktemp -d /tmp/avhw-distinct.XXXXXX)
 mkdir -p "$OUT" "$L"
 row() { echo "$*" | tee -a "$OUT/distinct.md"; }
-PARTS=" ${DISTINCT_PARTS:-ffmpeg avhw} "
+PARTS=" ${DISTINCT_PARTS:-ffmpeg avhw mp4} "
 
 [ -f "$D/MANIFEST.tsv" ] || { row "SKIP distinct: no $D/MANIFEST.tsv (make-bundle.sh)"; exit 0; }
 row "| part | device / decoder | runs or decodes | wrong | errors | seconds |"
@@ -68,5 +72,27 @@ if [ "$PARTS" != "${PARTS/ avhw /}" ]; then
             grep -E "^(FAIL|ERROR)" "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null | cut -f1,2 | sort | uniq -c | head -n 5
         done
     done
+fi
+
+D4=${DISTINCT_MP4_DIR:-.gpu/distinct-mp4}
+if [ "$PARTS" != "${PARTS/ mp4 /}" ] && [ -f "$D4/MANIFEST.tsv" ]; then
+    for dev in ${DISTINCT_DEVICES:-vulkan cuda:0}; do
+        for c in h264 h265; do
+            log=$L/mp4-${dev%%:*}-$c.log t0=$(date +%s)
+            timeout -k 10 "${DISTINCT_TIMEOUT:-240}" bash tests/gpu/conformance-gst.sh \
+                --demuxer qtdemux --decoder "${c}parse ! avhwdec device=$dev fallback=false ! avhwdownload" \
+                --one-process --shuffle 31 --passes "${DISTINCT_PASSES:-100}" --expect-reuse \
+                --filter "^$c/" --results "$L/mp4-${dev%%:*}-$c.tsv" "$D4/MANIFEST.tsv" > "$log" 2>&1
+            rc=$?
+            n=$(grep -c . "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null || echo 0)
+            wrong=$(grep -c '^FAIL' "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null || true)
+            err=$(grep -c '^ERROR' "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null || true)
+            cache=$(grep -m1 -oE 'decoder cache: [0-9]+ hits?, [0-9]+ miss(es)?' "$log")
+            row "| avhwdec, one process, $c MP4 (codec data only) | $dev | $n decodes (exit $rc; ${cache:-no cache line}) | ${wrong:-0} | ${err:-0} | $(( $(date +%s) - t0 )) |"
+            grep -E "^(FAIL|ERROR)" "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null | cut -f1,2 | sort | uniq -c | head -n 5
+        done
+    done
+elif [ "$PARTS" != "${PARTS/ mp4 /}" ]; then
+    row "| avhwdec, MP4 | - | SKIP: no $D4/MANIFEST.tsv (make-bundle.sh) | - | - | - |"
 fi
 rm -rf "$W"

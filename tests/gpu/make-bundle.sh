@@ -11,6 +11,7 @@
 #   .gpu/media/            the shared conformance corpus's streams + MANIFEST.tsv
 #   .gpu/clips/            tests/media/make-clips.sh's generated clips
 #   .gpu/distinct/         its 'distinct' set, 320x240, 20 frames (stage distinct)
+#   .gpu/distinct-mp4/     the same clips in MP4 ('distinct-mp4': codec data only)
 #   .gpu/bench/            the benchmark clips (tests/bench/make-clips.sh)
 #   .gpu/fuzz/             damaged small streams (tests/robustness/make-fuzz.py)
 # Run on the Debian 12 dev machine, as root, from the repository root:
@@ -233,6 +234,9 @@ bash tests/media/make-clips.sh "$GPU/clips" > /dev/null || rm -rf "$GPU/clips"
 rm -rf "$GPU/distinct"
 SIZE=320x240 FRAMES=20 bash tests/media/make-clips.sh "$GPU/distinct" distinct > /dev/null \
     || rm -rf "$GPU/distinct"
+rm -rf "$GPU/distinct-mp4"
+SIZE=320x240 FRAMES=20 bash tests/media/make-clips.sh "$GPU/distinct-mp4" distinct-mp4 > /dev/null \
+    || rm -rf "$GPU/distinct-mp4"
 
 # 6b. damaged copies of the small streams, for the robustness stage (FUZZ=0: none)
 rm -rf "$GPU/fuzz"
