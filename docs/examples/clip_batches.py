@@ -89,8 +89,12 @@ def count_frames(path):
 def reference_rgb(path, size):
     """The first frame through GStreamer's own CPU path, (3, size, size)."""
     import numpy
+    # bilinear2: GStreamer's linear scaler with its kernel widened where it
+    # shrinks, the nearest to the device's area (cuda-convert) and to
+    # libplacebo's bilinear (Vulkan)
     p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! avhwdec ! avhwdownload ! "
-                         f"videoconvertscale ! video/x-raw,format=RGB,width={size},"
+                         f"videoconvertscale method=bilinear2 ! "
+                         f"video/x-raw,format=RGB,width={size},"
                          f"height={size} ! appsink name=s sync=false")
     sink = p.get_by_name("s")
     p.set_state(Gst.State.PLAYING)

@@ -14,13 +14,14 @@
 #            lanczos) ! RGBP (vulkan: RGBA) 224x224 ! avhwdownload, and
 #            through avhwdec ! avhwdownload ! videoconvertscale (bilinear2,
 #            then bilinear; vulkan: bilinear2, then lanczos) to the same caps:
-#            PSNR of the two (ffmpeg's psnr filter over the raw planes; the
+#            PSNR of the two (tests/gpu/psnr.py over the raw planes; the
 #            pass mark is 35 dB), and the active converter (must be
 #            cuda-convert, or libplacebo)
 #   speed    fps of the whole file through avhw-bench-decode: decode only
 #            (avhwdec ! fakesink), decode + convert to 224x224, the same
 #            letterboxed (cuda only: add-borders, pixel-aspect-ratio=1/1), the
 #            same + avhwdownload, and avhwdownload ! videoconvertscale on the CPU
+# PARTS (default "quality speed") picks the parts.
 # FALLBACK=true (rehearsals without video decode, e.g. lavapipe) lets avhwdec
 # decode in software.
 # Exits 1 when a quality row is under 35 dB or not the expected converter.
@@ -45,9 +46,9 @@ case $DEVICE in
     # libplacebo makes packed RGB only, has no area method (its bilinear
     # widens its kernel where it shrinks, as videoconvertscale's bilinear2)
     # and adds no borders
-    vulkan*) MEM=memory:AVHWVulkan CONV=libplacebo FMT=RGBA PIXF=rgba
+    vulkan*) MEM=memory:AVHWVulkan CONV=libplacebo FMT=RGBA PSNR_OPT=--rgba
              PAIRS="bilinear:bilinear2 lanczos:lanczos" BORDERS=0 ;;
-    *) MEM=memory:AVHWCUDA CONV=cuda-convert FMT=RGBP PIXF=gbrp
+    *) MEM=memory:AVHWCUDA CONV=cuda-convert FMT=RGBP PSNR_OPT=
        PAIRS="area:bilinear2 bilinear:bilinear" BORDERS=1 ;;
 esac
 export BENCH_NAME=$CONV
@@ -79,15 +80,10 @@ for c in $CODECS; do
             avhwdownload ! videoconvertscale method="$cm" ! "$CPUC" ! \
             filesink location="$cpu" > "$tmp/cpu.log" 2>&1
         conv=$(sed -n 's/.*GstAvhwConvertScale:c: active-converter = \(.*\)$/\1/p' "$tmp/dev.log" | tail -n1)
-        # RGBP's three full-size planes read as gbrp: the same planes on both
-        # sides, whatever ffmpeg calls them
-        psnr=$(ffmpeg -v error -nostdin -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$dev" \
-            -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
-            | sed -n 's/.*average:\([0-9.inf]*\).*/\1/p' | tail -n1)
-        [ -n "$psnr" ] || psnr=$(ffmpeg -nostdin -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$dev" \
-            -f rawvideo -pix_fmt $PIXF -s 224x224 -i "$cpu" -lavfi "[0][1]psnr" -f null - 2>&1 \
-            | sed -n 's/.*average:\([0-9.inf]*\).*/\1/p' | tail -n1)
-        echo "| $m ($cm) | ${psnr:-none: $(tail -n1 "$tmp/dev.log")} dB | ${conv:-?} |"
+        # the planes as they are on both sides (RGBP's three, RGBA's one);
+        # tests/gpu/psnr.py: the bundle's FFmpeg has no psnr filter
+        psnr=$(python3 tests/gpu/psnr.py "$dev" "$cpu" $PSNR_OPT 2>&1 | tail -n1)
+        echo "| $m ($cm) | $psnr dB ($(( $(wc -c < "$dev") )) and $(( $(wc -c < "$cpu") )) bytes) | ${conv:-?} |"
         case "$psnr" in
             inf) ;;
             ''|*[!0-9.]*) rc=1 ;;
@@ -96,6 +92,8 @@ for c in $CODECS; do
         [ "$conv" = "$CONV" ] || rc=1
     done
     echo
+    # PARTS="quality": no speed rows (clips cut short for a smaller carry)
+    case " ${PARTS:-quality speed} " in *" speed "*) ;; *) continue ;; esac
     S="fakesink name=sink sync=false"
     rows=(
         "decode only|$DEC ! $S"

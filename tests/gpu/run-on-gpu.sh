@@ -70,7 +70,8 @@
 #                1080p H.264 and H.265 through NVDEC to
 #                224x224 RGBP with cuda-convert: PSNR against videoconvertscale,
 #                fps against decode only; CC_DEVICES="cuda:0 vulkan" adds the
-#                same through Vulkan and libplacebo; $OUT/cuda-convert.md
+#                same through Vulkan and libplacebo; CC_PARTS="quality" no speed rows,
+#                CC_CLIPS another clip folder; $OUT/cuda-convert.md
 #   manyclips    (not in the default list) tests/gpu/many-clips.sh (issue 32): 30-frame
 #                1080p H.264 and H.265 clips through docs/examples/many-clips,
 #                MC_THREADS ("1 4 7 14") pipelines at once in one process and
@@ -477,7 +478,8 @@ if has cudaconvert; then
     # libplacebo on NVIDIA's Vulkan driver beside cuda-convert)
     for d in ${CC_DEVICES:-$DEVICE}; do
         b=$(budget 300)
-        timeout -k 10 "$b" bash tests/gpu/cuda-convert.sh --device "$d" --clips .gpu/bench \
+        timeout -k 10 "$b" env PARTS="${CC_PARTS:-quality speed}" bash tests/gpu/cuda-convert.sh \
+            --device "$d" --clips "${CC_CLIPS:-.gpu/bench}" \
             | tee -a "$OUT/cuda-convert.md"
         echo "cuda-convert.sh --device $d exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
     done
