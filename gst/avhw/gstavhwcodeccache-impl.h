@@ -31,6 +31,11 @@ G_BEGIN_DECLS
  *   decoder takes a stream that asks for this many or fewer
  * @dpb_reorder: the same for the sequence's reorder depth (H.264
  *   num_reorder_frames, or what the level allows)
+ * @width: the stream's width as its caps give it (0: not known): a kept
+ *   decoder takes streams of its own size only (another size makes FFmpeg
+ *   set its hwaccel up again, which gains nothing, and FFmpeg 7.1's Vulkan
+ *   H.264 crashed doing it on a kept decoder)
+ * @height: the same for the height
  *
  * What an opened decoder is for, as the decoder cache matches it: a kept
  * decoder goes to a key it fits (gst_avhw_decoder_key_fits()). Fill it
@@ -51,6 +56,8 @@ typedef struct
   gboolean extradata_follows;
   guint dpb_refs;
   guint dpb_reorder;
+  gint width;
+  gint height;
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];

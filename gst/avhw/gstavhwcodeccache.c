@@ -237,6 +237,7 @@ gst_avhw_decoder_key_fits (const GstAvhwDecoderKey * kept,
       && kept->has_b_frames >= want->has_b_frames
       && kept->dpb_refs >= want->dpb_refs
       && kept->dpb_reorder >= want->dpb_reorder
+      && kept->width == want->width && kept->height == want->height
       && !kept->has_extradata == !want->has_extradata
       && !kept->extradata_follows == !want->extradata_follows
       && (kept->extradata_follows
@@ -249,7 +250,7 @@ gst_avhw_decoder_key_fits (const GstAvhwDecoderKey * kept,
  * @key: a key
  *
  * Returns: (transfer full): @key for people (debug logs): "h264|hw|
- *   threads=2/0x3|extra=0|strict=1|reorder=0|dpb=3+2|codec-data=..."
+ *   threads=2/0x3|extra=0|strict=1|reorder=0|dpb=3+2|1920x1080|codec-data=..."
  */
 gchar *
 gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
@@ -261,10 +262,10 @@ gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
 
   s = g_string_new (NULL);
   g_string_append_printf (s, "%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
-      "reorder=%d|dpb=%u+%u|codec-data%s=", key->codec->name,
+      "reorder=%d|dpb=%u+%u|%dx%d|codec-data%s=", key->codec->name,
       key->hw ? "hw" : "sw", key->thread_count, key->thread_type,
       key->extra_hw_frames, key->strict_std_compliance, key->has_b_frames,
-      key->dpb_refs, key->dpb_reorder,
+      key->dpb_refs, key->dpb_reorder, key->width, key->height,
       key->extradata_follows ? "(follows)" : "");
   if (!key->has_extradata)
     g_string_append (s, "none");

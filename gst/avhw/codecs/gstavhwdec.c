@@ -132,6 +132,8 @@ init_stream (GstAvhwDec * self, GstVideoCodecState * state)
   st->live = !self->threads && upstream_is_live (self);
   st->extra_frames = self->extra_frames;
   st->codec_data = state->codec_data;
+  st->width = GST_VIDEO_INFO_WIDTH (&state->info);
+  st->height = GST_VIDEO_INFO_HEIGHT (&state->info);
   st->h264_reorder = -1;
   st->watch = self->watch;
   st->active_decoder = &self->active_decoder;

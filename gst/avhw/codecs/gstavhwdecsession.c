@@ -267,6 +267,8 @@ reuse_key (GstAvhwDecSession * s, AVCodecContext * ctx,
               && !gst_avhw_dec_join_applies (codec, hw))))
     return FALSE;
   gst_avhw_decoder_key_init (&s->key, ctx, codec, hw);
+  s->key.width = s->stream->width;
+  s->key.height = s->stream->height;
   /* FFmpeg's h264 sizes a hwaccel's surfaces from the first SPS and keeps
    * them through SPS changes of one size: a kept decoder takes streams
    * that ask for no more (hevc sets its hwaccel up again at every new

@@ -22,6 +22,7 @@ typedef struct
   gboolean live;                /* upstream is live */
   gint extra_frames;
   GstBuffer *codec_data;        /* extradata, or NULL */
+  gint width, height;           /* the input caps' size (0: not given) */
   gint h264_reorder;            /* -1: strict compliance; else normal with
                                  * this reorder depth (gstavhwdech264.c) */
   gchar *fields_why;            /* non-NULL: field pictures go to software,

@@ -261,6 +261,11 @@ GST_START_TEST (test_decoder_key)
   big.dpb_refs = 0;
   big.has_b_frames = 0;
   fail_if (gst_avhw_decoder_key_fits (&k1, &big));
+  /* another size: not at all */
+  other = k1;
+  other.width = 640;
+  fail_if (gst_avhw_decoder_key_fits (&k1, &other));
+  fail_if (gst_avhw_decoder_key_fits (&other, &k1));
   fail_unless (g_str_has_prefix (s1, "h264|sw|threads=1/"), "%s", s1);
   fail_unless (strstr (s1, "codec-data(follows)=") != NULL, "%s", s1);
   fail_if (g_str_equal (s1, s3));
