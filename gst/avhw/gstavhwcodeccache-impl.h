@@ -25,7 +25,7 @@ G_BEGIN_DECLS
  *   only where @extradata_follows is %FALSE
  * @extradata_follows: the decoder takes another stream's codec data with
  *   that stream's first packet (%AV_PKT_DATA_NEW_EXTRADATA: FFmpeg's h264
- *   and hevc), so the codec data is not matched
+ *   and hevc, on a device), so the codec data is not matched
  * @dpb_refs: the reference frames its stream's sequence asks for (H.264
  *   max_num_ref_frames; 0: not known), which sized its surfaces: a kept
  *   decoder takes a stream that asks for this many or fewer

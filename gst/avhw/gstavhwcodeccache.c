@@ -178,8 +178,12 @@ gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
   key->strict_std_compliance = ctx->strict_std_compliance;
   key->has_b_frames = ctx->has_b_frames;
   /* FFmpeg's h264 and hevc decoders read new codec data from a packet's
-   * side data (h264_decode_frame(), hevc_decode_frame(): 5.1 and 7.1) */
-  key->extradata_follows = codec->id == AV_CODEC_ID_H264 ?
+   * side data (h264_decode_frame(), hevc_decode_frame(): 5.1 and 7.1).
+   * Only hardware ones take another stream's: a software decoder costs
+   * about a millisecond to open, and one kept from another stream keeps
+   * that stream's reorder depth, which changed what a damaged stream gave
+   * (elements/avhwdec-parallel's test_corrupt: 51 frames against 52). */
+  key->extradata_follows = !hw ? FALSE : codec->id == AV_CODEC_ID_H264 ?
       g_str_equal (codec->name, "h264") : codec->id == AV_CODEC_ID_HEVC ?
       g_str_equal (codec->name, "hevc") : FALSE;
   if (ctx->extradata_size > 0) {

@@ -224,9 +224,10 @@ open_h264 (gint threads, const gchar * extradata, GstAvhwDecoderKey * key)
 }
 
 /* The decoder cache's typed key: a kept decoder goes to a key it fits
- * (the same decoder and threads; codec data that follows with the first
- * packet, or the same; a reorder depth and sequence needs at least the
- * key's), on the same device only, once; an equal key first. */
+ * (the same decoder, threads and size; codec data that follows with the
+ * first packet, on a device, or the same; a reorder depth and sequence
+ * needs at least the key's), on the same device only, once; an equal key
+ * first. */
 GST_START_TEST (test_decoder_key)
 {
   GstAvhwDevice *dev = open_auto ();
@@ -242,15 +243,16 @@ GST_START_TEST (test_decoder_key)
   fail_if (gst_avhw_decoder_key_equal (&k1, &k2));
   fail_if (gst_avhw_decoder_key_equal (&k1, &k3));
   fail_if (gst_avhw_decoder_key_fits (&k1, &k2));
-  /* FFmpeg's h264 reads new codec data from the first packet */
-  fail_unless (k1.extradata_follows);
-  fail_unless (gst_avhw_decoder_key_fits (&k1, &k3));
-  /* a decoder that does not: the codec data must be the same */
+  /* software: the codec data must be the same */
+  fail_if (k1.extradata_follows);
+  fail_if (gst_avhw_decoder_key_fits (&k1, &k3));
+  /* FFmpeg's h264 on a device reads new codec data from the first
+   * packet: the keys of such decoders (made here by hand) fit */
   other = k1;
-  other.extradata_follows = FALSE;
+  other.hw = other.extradata_follows = TRUE;
   kept = k3;
-  kept.extradata_follows = FALSE;
-  fail_if (gst_avhw_decoder_key_fits (&kept, &other));
+  kept.hw = kept.extradata_follows = TRUE;
+  fail_unless (gst_avhw_decoder_key_fits (&kept, &other));
   /* sequence needs and reorder depth: a kept decoder takes less, not more */
   big = k1;
   big.dpb_refs = 3;
@@ -267,7 +269,7 @@ GST_START_TEST (test_decoder_key)
   fail_if (gst_avhw_decoder_key_fits (&k1, &other));
   fail_if (gst_avhw_decoder_key_fits (&other, &k1));
   fail_unless (g_str_has_prefix (s1, "h264|sw|threads=1/"), "%s", s1);
-  fail_unless (strstr (s1, "codec-data(follows)=") != NULL, "%s", s1);
+  fail_if (strstr (s1, "codec-data(follows)=") != NULL, "%s", s1);
   fail_if (g_str_equal (s1, s3));
   gst_avhw_cache_clear ();
   gst_avhw_device_give_decoder (dev, &k1, a);
@@ -276,16 +278,20 @@ GST_START_TEST (test_decoder_key)
   other = k1;
   other.thread_count = 3;
   fail_unless (gst_avhw_device_take_decoder (dev, &other, NULL) == NULL);
-  /* other codec data that follows: the kept decoder, with its key */
+  /* other codec data: a miss in software */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k3, NULL) == NULL);
+  /* the equal key: the kept decoder, with its key, once */
   memset (&kept, 0, sizeof (kept));
-  fail_unless (gst_avhw_device_take_decoder (dev, &k3, &kept) == a);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1b, &kept) == a);
   fail_unless (gst_avhw_decoder_key_equal (&kept, &k1));
-  /* once */
   fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == NULL);
   fail_unless (gst_avhw_device_take_decoder (dev, &k2, NULL) == c);
-  /* an equal key before a fitting one, even when that one came later */
+  /* a larger reorder depth fits; an equal key goes first, even when the
+   * fitting one came later */
+  big = k1;
+  big.has_b_frames = 2;
   gst_avhw_device_give_decoder (dev, &k1, a);
-  gst_avhw_device_give_decoder (dev, &k3, d);
+  gst_avhw_device_give_decoder (dev, &big, d);
   fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == a);
   fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == d);
   avcodec_free_context (&a);
