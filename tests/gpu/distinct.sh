@@ -56,20 +56,30 @@ if [ "$PARTS" != "${PARTS/ ffmpeg /}" ]; then
     done
 fi
 
+# one_process PREFIX LABEL MANIFEST SEED DEV CODEC CONFORMANCE-GST-OPTION...:
+# the CODEC clips of MANIFEST through avhwdec on DEV in one process, shuffled
+# (SEED), DISTINCT_PASSES times over; one row, and the first failures
+one_process() {
+    local p=$1 label=$2 man=$3 seed=$4 dev=$5 c=$6 log tsv t0 rc n wrong err
+    shift 6
+    log=$L/$p-${dev%%:*}-$c.log tsv=$L/$p-${dev%%:*}-$c.tsv t0=$(date +%s)
+    timeout -k 10 "${DISTINCT_TIMEOUT:-240}" bash tests/gpu/conformance-gst.sh "$@" \
+        --one-process --shuffle "$seed" --passes "${DISTINCT_PASSES:-100}" --expect-reuse \
+        --filter "^$c/" --results "$tsv" "$man" > "$log" 2>&1
+    rc=$?
+    n=$(grep -c . "$tsv" 2>/dev/null || echo 0)
+    wrong=$(grep -c '^FAIL' "$tsv" 2>/dev/null || true)
+    err=$(grep -c '^ERROR' "$tsv" 2>/dev/null || true)
+    # the decode-many line ends with the decoder cache's hits and misses
+    row "| avhwdec, one process, $c $label | $dev | $n decodes (exit $rc; $(grep -m1 'avhw-decode-many exit' "$log" | sed 's/^# //')) | ${wrong:-0} | ${err:-0} | $(( $(date +%s) - t0 )) |"
+    grep -E "^(FAIL|ERROR)" "$tsv" 2>/dev/null | cut -f1,2 | sort | uniq -c | head -n 5
+}
+
 if [ "$PARTS" != "${PARTS/ avhw /}" ]; then
     for dev in ${DISTINCT_DEVICES:-vulkan cuda:0}; do
         for c in h264 h265; do
-            log=$L/avhw-${dev%%:*}-$c.log t0=$(date +%s)
-            timeout -k 10 "${DISTINCT_TIMEOUT:-240}" bash tests/gpu/conformance-gst.sh \
-                --decoder "${c}parse ! video/x-$c,stream-format=byte-stream,alignment=au ! avhwdec device=$dev fallback=false ! avhwdownload" \
-                --one-process --shuffle 30 --passes "${DISTINCT_PASSES:-100}" --expect-reuse \
-                --filter "^$c/" --results "$L/avhw-${dev%%:*}-$c.tsv" "$D/MANIFEST.tsv" > "$log" 2>&1
-            rc=$?
-            n=$(grep -c . "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null || echo 0)
-            wrong=$(grep -c '^FAIL' "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null || true)
-            err=$(grep -c '^ERROR' "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null || true)
-            row "| avhwdec, one process, $c byte-stream | $dev | $n decodes (exit $rc; $(grep -m1 'avhw-decode-many exit' "$log" | sed 's/^# //')) | ${wrong:-0} | ${err:-0} | $(( $(date +%s) - t0 )) |"
-            grep -E "^(FAIL|ERROR)" "$L/avhw-${dev%%:*}-$c.tsv" 2>/dev/null | cut -f1,2 | sort | uniq -c | head -n 5
+            one_process avhw byte-stream "$D/MANIFEST.tsv" 30 "$dev" "$c" --decoder \
+                "${c}parse ! video/x-$c,stream-format=byte-stream,alignment=au ! avhwdec device=$dev fallback=false ! avhwdownload"
         done
     done
 fi
@@ -78,18 +88,8 @@ D4=${DISTINCT_MP4_DIR:-.gpu/distinct-mp4}
 if [ "$PARTS" != "${PARTS/ mp4 /}" ] && [ -f "$D4/MANIFEST.tsv" ]; then
     for dev in ${DISTINCT_DEVICES:-vulkan cuda:0}; do
         for c in h264 h265; do
-            log=$L/mp4-${dev%%:*}-$c.log t0=$(date +%s)
-            timeout -k 10 "${DISTINCT_TIMEOUT:-240}" bash tests/gpu/conformance-gst.sh \
-                --demuxer qtdemux --decoder "${c}parse ! avhwdec device=$dev fallback=false ! avhwdownload" \
-                --one-process --shuffle 31 --passes "${DISTINCT_PASSES:-100}" --expect-reuse \
-                --filter "^$c/" --results "$L/mp4-${dev%%:*}-$c.tsv" "$D4/MANIFEST.tsv" > "$log" 2>&1
-            rc=$?
-            n=$(grep -c . "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null || echo 0)
-            wrong=$(grep -c '^FAIL' "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null || true)
-            err=$(grep -c '^ERROR' "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null || true)
-            cache=$(grep -m1 -oE 'decoder cache: [0-9]+ hits?, [0-9]+ miss(es)?' "$log")
-            row "| avhwdec, one process, $c MP4 (codec data only) | $dev | $n decodes (exit $rc; ${cache:-no cache line}) | ${wrong:-0} | ${err:-0} | $(( $(date +%s) - t0 )) |"
-            grep -E "^(FAIL|ERROR)" "$L/mp4-${dev%%:*}-$c.tsv" 2>/dev/null | cut -f1,2 | sort | uniq -c | head -n 5
+            one_process mp4 "MP4 (codec data only)" "$D4/MANIFEST.tsv" 31 "$dev" "$c" \
+                --demuxer qtdemux --decoder "${c}parse ! avhwdec device=$dev fallback=false ! avhwdownload"
         done
     done
 elif [ "$PARTS" != "${PARTS/ mp4 /}" ]; then
