@@ -183,9 +183,9 @@ gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
    * about a millisecond to open, and one kept from another stream keeps
    * that stream's reorder depth, which changed what a damaged stream gave
    * (elements/avhwdec-parallel's test_corrupt: 51 frames against 52). */
-  key->extradata_follows = !hw ? FALSE : codec->id == AV_CODEC_ID_H264 ?
-      g_str_equal (codec->name, "h264") : codec->id == AV_CODEC_ID_HEVC ?
-      g_str_equal (codec->name, "hevc") : FALSE;
+  key->extradata_follows = hw
+      && ((codec->id == AV_CODEC_ID_H264 && g_str_equal (codec->name, "h264"))
+      || (codec->id == AV_CODEC_ID_HEVC && g_str_equal (codec->name, "hevc")));
   if (ctx->extradata_size > 0) {
     GChecksum *sha1 = g_checksum_new (G_CHECKSUM_SHA1);
     gsize len = sizeof (key->extradata_sha1);
