@@ -75,7 +75,7 @@ for c in $CODECS; do
     # textbook one (two taps at the pixel's centre: torch's, OpenCV's)
     for pair in $PAIRS; do
         info=0
-        case $pair in *~) info=1 pair=${pair%~} ;; esac
+        case $pair in *\~) info=1 pair=${pair%\~} ;; esac
         m=${pair%%:*} cm=${pair#*:}
         dev=$tmp/$c-$m-dev.raw cpu=$tmp/$c-$m-cpu.raw
         # -v prints the element's active-converter in the caps notify lines
