@@ -29,7 +29,7 @@
 # /tmp/avhw-gpu-stage), SHARED (default ../shared), MEDIA (default
 # $SHARED/media), D13_ROOT (default /var/tmp/debian13-gpu: the chroot),
 # BENCH_FRAMES (default 1800: the benchmark clips' length), FUZZ (default 1; 0
-# leaves .gpu/fuzz out). Both bundles, media, 1800-frame clips and fuzz pass the
+# leaves .gpu/fuzz out), PARALLEL_CLIPS and SPEED_CLIPS (below). Both bundles, media, 1800-frame clips and fuzz pass the
 # device call's 64 MiB: for run-both.sh make .gpu with BENCH_FRAMES=900 FUZZ=0.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -258,6 +258,13 @@ bash tests/bench/make-clips.sh "$GPU/bench" "$frames"
 if [ "${PARALLEL_CLIPS:-0}" = 1 ]; then
     bash tests/bench/parallel.sh --clips "$GPU/bench" --make-only \
         --frames "${PARALLEL_FRAMES:-1800}"
+fi
+
+# 7c. 900-frame benchmark clips for tests/gpu/speed.sh (about 10 MiB, so
+# only when asked: SPEED_CLIPS=1)
+if [ "${SPEED_CLIPS:-0}" = 1 ]; then
+    bash tests/bench/make-clips.sh "$GPU/prof" 900
+    rm -f "$GPU"/prof/*-30f.mp4
 fi
 
 du -sh "$GPU"/* | sed 's/^/make-bundle: /'

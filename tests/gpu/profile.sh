@@ -10,7 +10,7 @@
 #            and what lowering its limits gives back
 #   time     the 1800-frame clips as raw elementary streams repeated R times
 #            (default 3: 5400 frames), decoded by ffmpeg -hwaccel cuda
-#            (-threads 1 and default), by avhwdec threads=1, 2, 3
+#            (-threads PROFILE_FF_THREADS: "auto 1"), by avhwdec threads=1, 2, 3
 #            (PROFILE_THREADS) and nvh26Xdec, PROFILE_RUNS times (2); each
 #            under the LD_PRELOAD
 #            timer (tests/bench/lavc-time.c): steady fps from the first to
@@ -76,10 +76,11 @@ if part time; then
         echo "### $c: $(basename "$F") x $REPEAT as a raw stream, $n frames"
         echo
         for _ in $(seq "${PROFILE_RUNS:-2}"); do
-            timed "ffmpeg cuda $c" ffmpeg -v error -nostdin -hwaccel cuda \
-                -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
-            timed "ffmpeg cuda -threads 1 $c" ffmpeg -v error -nostdin -threads 1 -hwaccel cuda \
-                -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
+            for ft in ${PROFILE_FF_THREADS:-auto 1}; do
+                lab="ffmpeg cuda -threads $ft $c"; [ "$ft" = auto ] && lab="ffmpeg cuda $c"
+                timed "$lab" ffmpeg -v error -nostdin -threads "$ft" -hwaccel cuda \
+                    -hwaccel_output_format cuda -i "$TMP/long.$c" -f null -
+            done
             for t in ${PROFILE_THREADS:-1 2 3}; do
                 timed "avhwdec threads=$t $c" "$BENCH_BIN/avhw-bench-decode" --no-memory \
                     --label "avhwdec threads=$t $c" -- "filesrc location=$TMP/long.$c ! $parse ! \

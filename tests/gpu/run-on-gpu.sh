@@ -52,6 +52,11 @@
 #   profile      (not in the default list) tests/gpu/profile.sh: CUDA context
 #                memory, time inside libavcodec for avhwdec and ffmpeg, device
 #                memory by extra-frames (PROFILE_PARTS picks parts)
+#   speed        (not in the default list) tests/gpu/speed.sh (issues 30, 32): opening
+#                a Vulkan device step by step, time inside libavcodec by avhwdec
+#                and ffmpeg threads, K long streams by threads (SP_PARTS picks
+#                parts; .gpu/prof: make-bundle.sh's 900-frame 1080p clips);
+#                $OUT/speed.md
 #   robustness   (not in the default list) tests/robustness/robustness.sh over ROBUST_DIR
 #                (default .gpu/fuzz): damaged streams through avhwdec with and
 #                without fallback; crashes, hangs and CRITICALs are findings
@@ -413,6 +418,14 @@ if has profile; then
     timeout -k 10 "$b" bash tests/gpu/profile.sh --device "$DEVICE" --clips .gpu/bench \
         ${PROFILE_PARTS:+--parts "$PROFILE_PARTS"} | tee "$OUT/profile.md"
     echo "profile exit $? (124: cut at ${b} s)"
+fi
+
+if has speed; then
+    stage "speed: tests/gpu/speed.sh --device $DEVICE (issue 30 items 1 and 3, issue 32)"
+    b=$(budget 400)
+    timeout -k 10 "$b" bash tests/gpu/speed.sh --device "$DEVICE" \
+        ${SP_PARTS:+--parts "$SP_PARTS"} | tee "$OUT/speed.md"
+    echo "speed exit $? (124: cut at ${b} s)"
 fi
 
 if has robustness; then

@@ -1,0 +1,254 @@
+/* gst-avhw benchmark: where opening a Vulkan device goes (issue 30, item 3)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ *   avhw-bench-vk-open [--device N] [--repeat R]
+ *
+ * Times, in one process, each step of opening Vulkan device N the ways a
+ * pipeline can: a bare VkInstance (the first one loads the driver), the
+ * physical devices, vkCreateDevice with one queue and no extension, with
+ * every queue of every family, with every queue and the extensions FFmpeg
+ * enables, then FFmpeg's av_hwdevice_ctx_create(), R times, with FFmpeg's
+ * own log lines time-stamped (its phases), and with GStreamer's Vulkan
+ * library, gst_vulkan_device_open() (what vulkanh264dec does), where it is
+ * built in. Prints Markdown; one RESULT line per step. Exit 77 when no
+ * Vulkan driver starts.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <vulkan/vulkan.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_vulkan.h>
+#include <libavutil/log.h>
+#ifdef HAVE_GST_VULKAN
+#include <gst/vulkan/vulkan.h>
+#endif
+
+static gint64 t_log0;
+
+static void
+log_cb (void *avcl, int level, const char *fmt, va_list vl)
+{
+  char line[512];
+  static int print_prefix = 1;
+
+  if (level > AV_LOG_DEBUG)
+    return;
+  av_log_format_line (avcl, level, fmt, vl, line, sizeof (line), &print_prefix);
+  g_strchomp (line);
+  if (line[0])
+    printf ("    %8.1f ms  %s\n", (g_get_monotonic_time () - t_log0) / 1e3,
+        line);
+}
+
+static double
+ms_since (gint64 t0)
+{
+  return (g_get_monotonic_time () - t0) / 1e3;
+}
+
+static void
+row (const char *what, double ms)
+{
+  printf ("| %s | %.1f |\n", what, ms);
+  printf ("RESULT step=\"%s\" ms=%.1f\n", what, ms);
+}
+
+static VkResult
+new_instance (VkInstance * inst)
+{
+  VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+    .apiVersion = VK_API_VERSION_1_3
+  };
+  VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+    .pApplicationInfo = &app
+  };
+
+  return vkCreateInstance (&info, NULL, inst);
+}
+
+/* vkCreateDevice then vkDestroyDevice on @phys: one queue of family 0 when
+ * !@all_queues, else every queue of every family; @exts enabled. The ms
+ * vkCreateDevice took, or -1 when it failed. */
+static double
+time_device (VkPhysicalDevice phys, gboolean all_queues,
+    const char *const *exts, guint n_exts)
+{
+  VkQueueFamilyProperties *qf;
+  VkDeviceQueueCreateInfo *qi;
+  uint32_t nqf = 0, i, most = 1;
+  float *prio;
+  VkDevice dev;
+  VkResult res;
+  gint64 t0;
+  double ms;
+
+  vkGetPhysicalDeviceQueueFamilyProperties (phys, &nqf, NULL);
+  qf = g_new0 (VkQueueFamilyProperties, nqf);
+  vkGetPhysicalDeviceQueueFamilyProperties (phys, &nqf, qf);
+  for (i = 0; i < nqf; i++)
+    most = MAX (most, qf[i].queueCount);
+  prio = g_new0 (float, most);
+  qi = g_new0 (VkDeviceQueueCreateInfo, nqf);
+  for (i = 0; i < nqf; i++) {
+    qi[i].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    qi[i].queueFamilyIndex = i;
+    qi[i].queueCount = all_queues ? qf[i].queueCount : 1;
+    qi[i].pQueuePriorities = prio;
+  }
+  {
+    VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .queueCreateInfoCount = all_queues ? nqf : 1,
+      .pQueueCreateInfos = qi,
+      .enabledExtensionCount = n_exts,
+      .ppEnabledExtensionNames = exts
+    };
+
+    t0 = g_get_monotonic_time ();
+    res = vkCreateDevice (phys, &info, NULL, &dev);
+    ms = ms_since (t0);
+  }
+  if (res == VK_SUCCESS)
+    vkDestroyDevice (dev, NULL);
+  else
+    printf ("vkCreateDevice failed: VkResult %d\n", res);
+  g_free (qi);
+  g_free (prio);
+  g_free (qf);
+  return res == VK_SUCCESS ? ms : -1;
+}
+
+int
+main (int argc, char **argv)
+{
+  guint index = 0, repeat = 2, i, n_exts = 0;
+  VkInstance inst;
+  VkPhysicalDevice *devs;
+  uint32_t n = 0;
+  gint64 t0;
+  gchar devstr[16], **exts = NULL;
+  AVBufferRef *ref = NULL;
+  int ret;
+
+  for (i = 1; i < (guint) argc; i++) {
+    if (!strcmp (argv[i], "--device") && i + 1 < (guint) argc)
+      index = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--repeat") && i + 1 < (guint) argc)
+      repeat = (guint) MAX (g_ascii_strtoll (argv[i + 1], NULL, 10), 1), i++;
+    else {
+      fprintf (stderr, "usage: %s [--device N] [--repeat R]\n", argv[0]);
+      return 2;
+    }
+  }
+
+  printf ("## Opening Vulkan device %u (issue 30, item 3)\n\n", index);
+  printf ("| step | ms |\n| --- | ---: |\n");
+  t0 = g_get_monotonic_time ();
+  if (new_instance (&inst) != VK_SUCCESS) {
+    printf ("SKIP: no Vulkan driver starts here\n");
+    return 77;
+  }
+  row ("vkCreateInstance, the first (loads the driver)", ms_since (t0));
+  t0 = g_get_monotonic_time ();
+  vkEnumeratePhysicalDevices (inst, &n, NULL);
+  devs = g_new0 (VkPhysicalDevice, MAX (n, 1));
+  vkEnumeratePhysicalDevices (inst, &n, devs);
+  row ("vkEnumeratePhysicalDevices", ms_since (t0));
+  if (index >= n) {
+    printf ("SKIP: %u physical device(s), no device %u\n", n, index);
+    return 77;
+  }
+  {
+    VkPhysicalDeviceProperties props;
+
+    vkGetPhysicalDeviceProperties (devs[index], &props);
+    printf ("| device | %s |\n", props.deviceName);
+  }
+  row ("vkCreateDevice: one queue, no extension",
+      time_device (devs[index], FALSE, NULL, 0));
+  row ("vkCreateDevice: one queue, no extension (again)",
+      time_device (devs[index], FALSE, NULL, 0));
+  row ("vkCreateDevice: every queue of every family, no extension",
+      time_device (devs[index], TRUE, NULL, 0));
+
+  g_snprintf (devstr, sizeof (devstr), "%u", index);
+  for (i = 0; i < repeat; i++) {
+    gchar *what = g_strdup_printf ("av_hwdevice_ctx_create(vulkan), %u of %u",
+        i + 1, repeat);
+
+    if (i == 0) {
+      printf ("\nFFmpeg's log during the first create:\n\n");
+      av_log_set_level (AV_LOG_DEBUG);
+      av_log_set_callback (log_cb);
+    }
+    t0 = t_log0 = g_get_monotonic_time ();
+    ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_VULKAN, devstr,
+        NULL, 0);
+    if (i == 0) {
+      av_log_set_callback (av_log_default_callback);
+      av_log_set_level (AV_LOG_ERROR);
+      printf ("\n| step | ms |\n| --- | ---: |\n");
+    }
+    row (what, ret < 0 ? -1 : ms_since (t0));
+    g_free (what);
+    if (ret < 0)
+      break;
+    if (!exts) {
+      AVVulkanDeviceContext *hw = ((AVHWDeviceContext *) ref->data)->hwctx;
+
+      n_exts = hw->nb_enabled_dev_extensions;
+      exts = g_new0 (gchar *, n_exts + 1);
+      for (guint e = 0; e < n_exts; e++)
+        exts[e] = g_strdup (hw->enabled_dev_extensions[e]);
+    }
+    t0 = g_get_monotonic_time ();
+    av_buffer_unref (&ref);
+    row ("av_buffer_unref of it", ms_since (t0));
+  }
+  if (exts) {
+    gchar *list = g_strjoinv (" ", exts);
+
+    printf ("| FFmpeg's %u device extensions | %s |\n", n_exts, list);
+    g_free (list);
+    row ("vkCreateDevice: every queue, FFmpeg's extensions (no features)",
+        time_device (devs[index], TRUE, (const char *const *) exts, n_exts));
+    row ("vkCreateDevice: one queue, FFmpeg's extensions (no features)",
+        time_device (devs[index], FALSE, (const char *const *) exts, n_exts));
+  }
+#ifdef HAVE_GST_VULKAN
+  gst_init (NULL, NULL);
+  for (i = 0; i < repeat; i++) {
+    GstVulkanInstance *gi = gst_vulkan_instance_new ();
+    GstVulkanDevice *gd = NULL;
+    GError *err = NULL;
+    gchar *what;
+
+    t0 = g_get_monotonic_time ();
+    if (gst_vulkan_instance_open (gi, &err)) {
+      gd = gst_vulkan_device_new_with_index (gi, index);
+      if (!gst_vulkan_device_open (gd, &err))
+        gst_clear_object (&gd);
+    }
+    what = g_strdup_printf ("GStreamer: gst_vulkan_instance_open + "
+        "gst_vulkan_device_open, %u of %u", i + 1, repeat);
+    row (what, gd ? ms_since (t0) : -1);
+    g_free (what);
+    if (err)
+      printf ("GStreamer's Vulkan: %s\n", err->message);
+    g_clear_error (&err);
+    gst_clear_object (&gd);
+    gst_object_unref (gi);
+  }
+#else
+  printf ("| GStreamer's Vulkan library | not built in |\n");
+#endif
+  g_strfreev (exts);
+  g_free (devs);
+  vkDestroyInstance (inst, NULL);
+  return 0;
+}

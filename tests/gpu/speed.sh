@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# speed.sh - the measurements behind issue 30 items 1 and 3 and issue 32's
+# long streams, from the repository root with a bundle's env.sh sourced
+# (run-on-gpu.sh's "speed" stage does both):
+#
+#   speed.sh [--parts "vkopen threads streams"] [--device D] [--clips DIR]
+#
+#   vkopen   avhw-bench-vk-open --repeat 3: where opening a Vulkan device
+#            goes (the driver's load, vkCreateDevice with one queue and with
+#            all, FFmpeg's av_hwdevice_ctx_create with its log lines
+#            time-stamped, GStreamer's gst_vulkan_device_open)
+#   threads  profile.sh --parts time over DIR's bench-1080p-{h264,h265}.mp4
+#            (SP_REPEAT, default 2, times as one raw stream): time inside
+#            libavcodec and steady fps for avhwdec threads=SP_THREADS
+#            ("1 2 4 8") and ffmpeg -hwaccel cuda -threads SP_FF_THREADS
+#            ("auto 1 2")
+#   streams  SP_K ("7") pipelines of DIR's bench-1080p-h264.mp4 at once in
+#            one process (avhw-bench-decode -k K), avhwdec threads=
+#            SP_STREAM_THREADS ("auto 1 2"), frames on the device; steady fps,
+#            CPU ms a frame, device memory, NVDEC use (nvidia-smi dmon)
+# Prints Markdown.
+set -u
+. "$(dirname "$0")/../bench/bench-lib.sh"
+DEVICE=cuda:0
+CLIPS=$TOP/.gpu/prof
+PARTS="vkopen threads streams"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --device) DEVICE=$2; shift 2 ;;
+        --clips) CLIPS=$2; shift 2 ;;
+        --parts) PARTS=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+        *) echo "speed: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+find_bench_bin
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "## Speed (issue 30 items 1 and 3, issue 32)"
+echo
+machine_info
+echo
+
+if part vkopen; then
+    if [ -x "$BENCH_BIN/avhw-bench-vk-open" ]; then
+        "$BENCH_BIN/avhw-bench-vk-open" --repeat 3
+        echo "vk-open exit $?"
+    else
+        echo "SKIP vkopen: avhw-bench-vk-open not built (no Vulkan headers)"
+    fi
+    echo
+fi
+
+if part threads; then
+    PROFILE_RUNS=1 PROFILE_THREADS=${SP_THREADS:-1 2 4 8} \
+        PROFILE_FF_THREADS=${SP_FF_THREADS:-auto 1 2} \
+        bash "$TOP/tests/gpu/profile.sh" --device "$DEVICE" --clips "$CLIPS" \
+        --repeat "${SP_REPEAT:-2}" --parts time
+    echo
+fi
+
+if part streams; then
+    F=$CLIPS/bench-1080p-h264.mp4
+    echo "### ${SP_K:-7} pipelines at once, $(basename "$F") ($(clip_frames "$F") frames each), frames on the device"
+    echo
+    echo "| K | threads | steady fps | CPU ms/frame | peak MiB | NVDEC use mean / max % |"
+    echo "| ---: | --- | ---: | ---: | ---: | --- |"
+    for k in ${SP_K:-7}; do
+        for t in ${SP_STREAM_THREADS:-auto 1 2}; do
+            opt=""; [ "$t" = auto ] || opt="threads=$t"
+            nvidia-smi dmon -s u -d 1 > "$tmp/dmon" 2>/dev/null & dm=$!
+            run_decode "k=$k threads=$t" -k "$k" -- "filesrc location=$F ! parsebin ! \
+                avhwdec device=$DEVICE $opt ! fakesink name=sink sync=false" > /dev/null
+            kill "$dm" 2>/dev/null; wait "$dm" 2>/dev/null
+            use=$(awk '!/^#/ && NF >= 5 { s += $5; n++; if ($5 > m) m = $5 } END { if (n) printf "%.0f / %d", s / n, m; else print "-" }' "$tmp/dmon")
+            echo "| $k | $t | $(result_get steady_fps) | $(result_get cpu_ms_per_frame) | $(result_get peak_proc_mib) | $use |"
+            echo "$LAST_RESULT" >&2
+        done
+    done
+    echo
+fi
