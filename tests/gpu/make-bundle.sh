@@ -194,6 +194,8 @@ for b in reuse:avhw-bench-reuse decode-bench:avhw-bench-decode updown:avhw-bench
         mkdir -p "$BUILD/tests/bench" && cp "$BIN/$exe" "$BUILD/tests/bench/$exe"
     fi
 done
+# where opening a Vulkan device goes: built only with Vulkan headers
+[ -x "$BUILD/tests/bench/avhw-bench-vk-open" ] && cp "$BUILD/tests/bench/avhw-bench-vk-open" "$BIN/"
 
 # the LD_PRELOAD timer (tests/bench/lavc-time.c), beside the programs
 if [ -f "$BUILD/tests/bench/libavhw-lavc-time.so" ]; then

@@ -4,8 +4,14 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "vkopen threads streams"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup vkopen threads streams"] [--device D] [--clips DIR]
 #
+#   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
+#            whole process, 3 times each: gst-launch-1.0 with avhwdec
+#            device=D, ffmpeg -hwaccel cuda, and gst-launch-1.0 of fakesrc
+#            (GStreamer's own start); then one avhwdec run's GST_DEBUG
+#            timeline: GStreamer's init, plugin loads, backends touched,
+#            the device opened, the decoder opened, EOS
 #   vkopen   avhw-bench-vk-open --repeat 3: where opening a Vulkan device
 #            goes (the driver's load, vkCreateDevice with one queue and with
 #            all, FFmpeg's av_hwdevice_ctx_create with its log lines
@@ -24,7 +30,7 @@ set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="vkopen threads streams"
+PARTS="startup vkopen threads streams"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -43,6 +49,35 @@ echo "## Speed (issue 30 items 1 and 3, issue 32)"
 echo
 machine_info
 echo
+
+if part startup; then
+    F=$TOP/.gpu/bench/bench-1080p-h264-30f.mp4
+    echo "### Start-up: one 30-frame 1080p H.264 file, whole process (ms)"
+    echo
+    ms() { local t0; t0=$(date +%s%N); "$@" > /dev/null 2>&1; echo $(( ($(date +%s%N) - t0) / 1000000 )); }
+    echo "| command | run 1 | run 2 | run 3 |"
+    echo "| --- | ---: | ---: | ---: |"
+    for what in avhwdec ffmpeg fakesrc; do
+        row=()
+        for _ in 1 2 3; do
+            case $what in
+                avhwdec) row+=("$(ms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
+                ffmpeg) row+=("$(ms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$F" -f null -)") ;;
+                fakesrc) row+=("$(ms gst-launch-1.0 -q fakesrc num-buffers=1 ! fakesink)") ;;
+            esac
+        done
+        echo "| $what | ${row[0]} | ${row[1]} | ${row[2]} |"
+    done
+    echo
+    echo "avhwdec's timeline (GST_DEBUG, seconds from gst_init):"
+    echo
+    GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_PLUGIN_LOADING:4,avhw*:4,GST_STATES:3" \
+        gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! \
+        fakesink 2> "$tmp/startup.log" > /dev/null
+    grep -E "loaded plugin|plugin .* loaded|cached new device|Vulkan physical|physical device|opened (hardware|software)|reusing|backend|EOS|completed state change to PLAYING" \
+        "$tmp/startup.log" | sed -E 's/^([0-9:.]+) +[0-9]+ +0x[0-9a-f]+ +[A-Z]+ +/\1 /' | cut -c1-200 | head -n 40 | sed 's/^/    /'
+    echo
+fi
 
 if part vkopen; then
     if [ -x "$BENCH_BIN/avhw-bench-vk-open" ]; then
