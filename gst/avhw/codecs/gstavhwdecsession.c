@@ -38,10 +38,18 @@ GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 #define GST_CAT_DEFAULT gst_avhw_dec_debug
 
 /* threads=0 with a hardware decoder alone on its device and upstream not
- * live: two frame threads overlap parsing the next frame with waiting for
- * the device on this one (H.265 on NVDEC: +14% fps, docs/performance.md);
- * each thread adds a surface and a frame of latency. */
-#define HW_AUTO_THREADS 2
+ * live: frame threads overlap parsing the next frames with waiting for the
+ * device on this one; each thread adds a surface and a frame of latency.
+ * H.264 at 1080p is bound by the device (NVDEC: 739 fps with 1 to 8
+ * threads), so two; H.265 decodes twice as fast and FFmpeg 7.1's hevc
+ * needs four to keep up (NVDEC: 1193 fps with 2, 1415 with 4, ffmpeg's
+ * 1423; FFmpeg 5.1 reached 1410 with 2; docs/performance.md, issue 30).
+ * VP9 and AV1 get the same, not measured on their own. */
+static gint
+hw_auto_threads (enum AVCodecID codec_id)
+{
+  return codec_id == AV_CODEC_ID_H264 ? 2 : 4;
+}
 
 struct _GstAvhwDecSession
 {
@@ -382,7 +390,8 @@ try_open (GstAvhwDecSession * s, const AVCodec * codec, gboolean hw,
     s->counted = g_strdup (devname (s));
     others = hw_users_change (s->counted, 1);
     ctx->thread_count = hw_frame_threads (s, codec, s->threads >= 0 ?
-        s->threads : st->threads ? st->threads : others ? 1 : HW_AUTO_THREADS);
+        s->threads : st->threads ? st->threads : others ? 1 :
+        hw_auto_threads (codec->id));
   } else {
     ctx->thread_count = s->threads >= 0 ? s->threads : st->threads;
   }
