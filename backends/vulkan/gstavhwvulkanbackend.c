@@ -299,8 +299,10 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->frames_get_buffer = vk_frames_get_buffer;
   vk_caps_class_init (bclass);
   vk_scale_class_init (bclass);
-  /* The default open_device passes the index, which FFmpeg's vulkan
-   * hwcontext takes in vkEnumeratePhysicalDevices order, as listed above. */
+  /* Device N is physical device N in vkEnumeratePhysicalDevices order, as
+   * listed above and as FFmpeg's vulkan hwcontext takes it
+   * (gstavhwvulkandevice.c). */
+  bclass->open_device = vk_open_device;
 }
 
 static void

@@ -33,6 +33,13 @@ G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
 G_GNUC_INTERNAL
 VkResult vk_instance_new (VkInstance * instance);
 
+/* From gstavhwvulkandevice.c: open_device: the VkDevice made with the
+ * queues FFmpeg uses, one of each except video queues (FFmpeg 7.1 on);
+ * FFmpeg's own av_hwdevice_ctx_create() with @options or older FFmpeg. */
+G_GNUC_INTERNAL
+AVBufferRef *vk_open_device (GstAvhwBackend * backend, guint index,
+    const GstStructure * options, GError ** error);
+
 /* From gstavhwvulkancaps.c: sets query_decoder
  * (video queues, extensions and profile capabilities, asked once). */
 G_GNUC_INTERNAL

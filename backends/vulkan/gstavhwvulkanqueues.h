@@ -24,6 +24,44 @@
  * video encode as a beta extension only, so it is named here. */
 #define GST_AVHW_VK_QUEUE_VIDEO_ENCODE ((VkQueueFlags) 0x00000040)
 
+/* FFmpeg 7.1 still reads the fixed fields in places (vf_libplacebo hands
+ * libplacebo queue_family_index, queue_family_comp_index and
+ * queue_family_tx_index): with the list, they are set from it as FFmpeg's
+ * own device creation sets them (the first family declared for each). */
+static inline void
+gst_avhw_vk_fixed_from_list (AVVulkanDeviceContext * hwctx)
+{
+#if GST_AVHW_VK_QUEUE_LIST && FF_API_VULKAN_FIXED_QUEUES
+  int i;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
+  hwctx->queue_family_index = hwctx->queue_family_comp_index = -1;
+  hwctx->queue_family_tx_index = hwctx->queue_family_decode_index = -1;
+  hwctx->queue_family_encode_index = -1;
+  hwctx->nb_graphics_queues = hwctx->nb_comp_queues = 0;
+  hwctx->nb_tx_queues = hwctx->nb_decode_queues = hwctx->nb_encode_queues = 0;
+#define GST_AVHW_VK_FIXED(field, nb, bit) \
+  if (hwctx->field < 0 && (hwctx->qf[i].flags & (bit))) { \
+    hwctx->field = hwctx->qf[i].idx; \
+    hwctx->nb = hwctx->qf[i].num; \
+  }
+  for (i = 0; i < hwctx->nb_qf; i++) {
+    GST_AVHW_VK_FIXED (queue_family_index, nb_graphics_queues,
+        VK_QUEUE_GRAPHICS_BIT);
+    GST_AVHW_VK_FIXED (queue_family_comp_index, nb_comp_queues,
+        VK_QUEUE_COMPUTE_BIT);
+    GST_AVHW_VK_FIXED (queue_family_tx_index, nb_tx_queues,
+        VK_QUEUE_TRANSFER_BIT);
+    GST_AVHW_VK_FIXED (queue_family_decode_index, nb_decode_queues,
+        VK_QUEUE_VIDEO_DECODE_BIT_KHR);
+    GST_AVHW_VK_FIXED (queue_family_encode_index, nb_encode_queues,
+        GST_AVHW_VK_QUEUE_VIDEO_ENCODE);
+  }
+#undef GST_AVHW_VK_FIXED
+  G_GNUC_END_IGNORE_DEPRECATIONS;
+#endif
+}
+
 /* Declares @n_queues queues of @family, able to do @flags (of
  * VK_QUEUE_GRAPHICS_BIT, VK_QUEUE_COMPUTE_BIT, VK_QUEUE_TRANSFER_BIT), as
  * the queues FFmpeg uses for those operations and no others. */
@@ -37,6 +75,7 @@ gst_avhw_vk_set_queues (AVVulkanDeviceContext * hwctx, int family,
   hwctx->qf[0].flags = (VkQueueFlagBits) flags;
   hwctx->qf[0].video_caps = 0;
   hwctx->nb_qf = 1;
+  gst_avhw_vk_fixed_from_list (hwctx);
 #else
   hwctx->queue_family_index = (flags & VK_QUEUE_GRAPHICS_BIT) ? family : -1;
   hwctx->nb_graphics_queues = (flags & VK_QUEUE_GRAPHICS_BIT) ? n_queues : 0;
@@ -70,6 +109,7 @@ gst_avhw_vk_add_queues (AVVulkanDeviceContext * hwctx, int family,
   hwctx->qf[hwctx->nb_qf].video_caps =
       (VkVideoCodecOperationFlagBitsKHR) video_caps;
   hwctx->nb_qf++;
+  gst_avhw_vk_fixed_from_list (hwctx);
 #else
   if ((flags & VK_QUEUE_VIDEO_DECODE_BIT_KHR)
       && hwctx->queue_family_decode_index < 0) {

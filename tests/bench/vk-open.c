@@ -72,11 +72,17 @@ new_instance (VkInstance * inst)
   return vkCreateInstance (&info, NULL, inst);
 }
 
-/* vkCreateDevice then vkDestroyDevice on @phys: one queue of family 0 when
- * !@all_queues, else every queue of every family; @exts enabled. The ms
- * vkCreateDevice took, or -1 when it failed. */
+enum
+{
+  ONE_QUEUE,                    /* one queue of family 0 */
+  ALL_QUEUES,                   /* every queue of every family */
+  VIDEO_QUEUES,                 /* one of each family, every video queue */
+};
+
+/* vkCreateDevice then vkDestroyDevice on @phys, with the queues of @mode
+ * and @exts enabled. The ms vkCreateDevice took, or -1 when it failed. */
 static double
-time_device (VkPhysicalDevice phys, gboolean all_queues,
+time_device (VkPhysicalDevice phys, gint mode,
     const char *const *exts, guint n_exts)
 {
   VkQueueFamilyProperties *qf;
@@ -98,12 +104,14 @@ time_device (VkPhysicalDevice phys, gboolean all_queues,
   for (i = 0; i < nqf; i++) {
     qi[i].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     qi[i].queueFamilyIndex = i;
-    qi[i].queueCount = all_queues ? qf[i].queueCount : 1;
+    qi[i].queueCount = mode == ALL_QUEUES || (mode == VIDEO_QUEUES
+        && (qf[i].queueFlags & (VK_QUEUE_VIDEO_DECODE_BIT_KHR
+                | 0x40 /* video encode */ )))? qf[i].queueCount : 1;
     qi[i].pQueuePriorities = prio;
   }
   {
     VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .queueCreateInfoCount = all_queues ? nqf : 1,
+      .queueCreateInfoCount = mode == ONE_QUEUE ? 1 : nqf,
       .pQueueCreateInfos = qi,
       .enabledExtensionCount = n_exts,
       .ppEnabledExtensionNames = exts
@@ -170,11 +178,13 @@ main (int argc, char **argv)
     printf ("| device | %s |\n", props.deviceName);
   }
   row ("vkCreateDevice: one queue, no extension",
-      time_device (devs[index], FALSE, NULL, 0));
+      time_device (devs[index], ONE_QUEUE, NULL, 0));
   row ("vkCreateDevice: one queue, no extension (again)",
-      time_device (devs[index], FALSE, NULL, 0));
+      time_device (devs[index], ONE_QUEUE, NULL, 0));
   row ("vkCreateDevice: every queue of every family, no extension",
-      time_device (devs[index], TRUE, NULL, 0));
+      time_device (devs[index], ALL_QUEUES, NULL, 0));
+  row ("vkCreateDevice: one queue of each family, every video queue",
+      time_device (devs[index], VIDEO_QUEUES, NULL, 0));
 
   g_snprintf (devstr, sizeof (devstr), "%u", index);
   for (i = 0; i < repeat; i++) {
@@ -216,9 +226,11 @@ main (int argc, char **argv)
     printf ("| FFmpeg's %u device extensions | %s |\n", n_exts, list);
     g_free (list);
     row ("vkCreateDevice: every queue, FFmpeg's extensions (no features)",
-        time_device (devs[index], TRUE, (const char *const *) exts, n_exts));
+        time_device (devs[index], ALL_QUEUES, (const char *const *) exts,
+            n_exts));
     row ("vkCreateDevice: one queue, FFmpeg's extensions (no features)",
-        time_device (devs[index], FALSE, (const char *const *) exts, n_exts));
+        time_device (devs[index], ONE_QUEUE, (const char *const *) exts,
+            n_exts));
   }
 #ifdef HAVE_GST_VULKAN
   gst_init (NULL, NULL);

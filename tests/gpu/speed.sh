@@ -8,14 +8,16 @@
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
-#            device=D, ffmpeg -hwaccel cuda, and gst-launch-1.0 of fakesrc
+#            device=D, ffmpeg -hwaccel cuda, the same two on Vulkan, and
+#            gst-launch-1.0 of fakesrc
 #            (GStreamer's own start); then one avhwdec run's GST_DEBUG
 #            timeline: GStreamer's init, plugin loads, backends touched,
 #            the device opened, the decoder opened, EOS
 #   vkopen   avhw-bench-vk-open --repeat 3: where opening a Vulkan device
 #            goes (the driver's load, vkCreateDevice with one queue and with
 #            all, FFmpeg's av_hwdevice_ctx_create with its log lines
-#            time-stamped, GStreamer's gst_vulkan_device_open)
+#            time-stamped, GStreamer's gst_vulkan_device_open), then
+#            gst-avhw-info's opens (the backend's own VkDevice)
 #   threads  profile.sh --parts time over DIR's bench-1080p-{h264,h265}.mp4
 #            (SP_REPEAT, default 2, times as one raw stream): time inside
 #            libavcodec and steady fps for avhwdec threads=SP_THREADS
@@ -24,7 +26,9 @@
 #   streams  SP_K ("7") pipelines of DIR's bench-1080p-h264.mp4 at once in
 #            one process (avhw-bench-decode -k K), avhwdec threads=
 #            SP_STREAM_THREADS ("auto 1 2"), frames on the device; steady fps,
-#            CPU ms a frame, device memory, NVDEC use (nvidia-smi dmon)
+#            CPU ms a frame, device memory, NVDEC use (nvidia-smi dmon); then
+#            SP_PROCS (none) processes of the first K each at once, their
+#            steady fps summed
 # Prints Markdown.
 set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
@@ -57,12 +61,14 @@ if part startup; then
     ms() { local t0; t0=$(date +%s%N); "$@" > /dev/null 2>&1; echo $(( ($(date +%s%N) - t0) / 1000000 )); }
     echo "| command | run 1 | run 2 | run 3 |"
     echo "| --- | ---: | ---: | ---: |"
-    for what in avhwdec ffmpeg fakesrc; do
+    for what in avhwdec ffmpeg avhwdec-vulkan ffmpeg-vulkan fakesrc; do
         row=()
         for _ in 1 2 3; do
             case $what in
                 avhwdec) row+=("$(ms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
                 ffmpeg) row+=("$(ms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$F" -f null -)") ;;
+                avhwdec-vulkan) row+=("$(ms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink)") ;;
+                ffmpeg-vulkan) row+=("$(ms ffmpeg -v error -nostdin -init_hw_device vulkan=vk:0 -hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -i "$F" -f null -)") ;;
                 fakesrc) row+=("$(ms gst-launch-1.0 -q fakesrc num-buffers=1 ! fakesink)") ;;
             esac
         done
@@ -83,6 +89,12 @@ if part vkopen; then
     if [ -x "$BENCH_BIN/avhw-bench-vk-open" ]; then
         "$BENCH_BIN/avhw-bench-vk-open" --repeat 3
         echo "vk-open exit $?"
+        echo
+        echo "gst-avhw-info, each device opened as an element would:"
+        echo
+        GST_DEBUG_NO_COLOR=1 GST_DEBUG="avhwvulkan:4,avhwbackend:4" gst-avhw-info 2>&1 | \
+            grep -E "made VkDevice|created device context|opened in|cannot open" | \
+            sed -E 's/^[0-9:.]+ +[0-9]+ +0x[0-9a-f]+ +[A-Z]+ +//' | cut -c1-220 | sed 's/^/    /'
     else
         echo "SKIP vkopen: avhw-bench-vk-open not built (no Vulkan headers)"
     fi
@@ -114,6 +126,20 @@ if part streams; then
             echo "| $k | $t | $(result_get steady_fps) | $(result_get cpu_ms_per_frame) | $(result_get peak_proc_mib) | $use |"
             echo "$LAST_RESULT" >&2
         done
+    done
+    echo
+    # SP_PROCS processes of SP_K pipelines each at once: does a second CUDA
+    # context (process) add throughput that more pipelines in one do not?
+    for p in ${SP_PROCS:-}; do
+        k=${SP_K%% *}
+        for i in $(seq "$p"); do
+            "$BENCH_BIN/avhw-bench-decode" --no-memory --label "p$i" -k "$k" -- "filesrc location=$F ! parsebin ! \
+                avhwdec device=$DEVICE ! fakesink name=sink sync=false" > /dev/null 2> "$tmp/proc$i" &
+        done
+        wait
+        sum=$(cat "$tmp"/proc* | sed -n 's/.* steady_fps=\([0-9.]*\) .*/\1/p' | awk '{ s += $1 } END { printf "%.1f", s }')
+        echo "- $p processes of $k pipelines at once: steady fps summed $sum ($(cat "$tmp"/proc* | sed -n 's/.* steady_fps=\([0-9.]*\) .*/\1/p' | tr '\n' ' '))"
+        rm -f "$tmp"/proc*
     done
     echo
 fi

@@ -42,7 +42,8 @@
 #                (videocodectestsink) against avhwdec D ! avhwdownload and ffmpeg's
 #                software decoder, and the VkDevices the pipeline made (GST_DEBUG:
 #                GStreamer's "Creating a device from physical", FFmpeg's "Device N
-#                selected", the backend's "on GStreamer's" for a wrapped one)
+#                selected" or the backend's "made VkDevice" for FFmpeg, the backend's
+#                "on GStreamer's" for a wrapped one)
 #   hangs        (not in the default list) VV_HANG_STREAMS (manifest paths; default the
 #                two corpus streams that hung through Vulkan) through ffmpeg -hwaccel
 #                vulkan and avhwdec, 20 s each: exit, time, MD5, the last log lines
@@ -327,7 +328,7 @@ if has_part download && enough 20 "avhwdec ! vulkandownload"; then
         echo "md5: vulkandownload ${m_vd:-none}, avhwdownload ${m_ad:-none}, ffmpeg software ${m_ff:-none}"
         L=$VLOGS/vulkandownload.log
         n_gst=$(grep -c 'Creating a device from physical' "$L")
-        n_ff=$(grep -cE 'Device [0-9]+ selected' "$L")
+        n_ff=$(grep -cE 'Device [0-9]+ selected|made VkDevice .* for FFmpeg' "$L")
         n_wrap=$(grep -c "on GStreamer's" "$L")
         n_frames=$(grep -c 'wrapped [0-9]* VkImage' "$L")
         n_copies=$(grep -c 'not lent, to be copied' "$L")

@@ -1,0 +1,554 @@
+/* gst-avhw: Vulkan backend, the VkDevice opened for FFmpeg
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * FFmpeg's av_hwdevice_ctx_create() creates every queue of each queue
+ * family it uses. On an NVIDIA H200 that is 16 graphics, 8 compute, 2
+ * transfer and 7 decode queues: vkCreateDevice then takes 850 of the 1,040
+ * ms the open takes, and destroying the device 300 ms more, where a device
+ * with one queue is made in 77 ms (tests/bench/vk-open.c, run 65). So,
+ * with FFmpeg 7.1 and later, the backend makes the device itself as FFmpeg
+ * 7.1 would make it (a Vulkan 1.3 instance, the optional device
+ * extensions of FFmpeg's list that the device has, the features FFmpeg
+ * enables, the queue families FFmpeg picks) but with one queue in each
+ * family for graphics, compute and transfers, and every queue of the video
+ * families (on NVIDIA, one per decoder engine), and none for optical flow
+ * (FFmpeg's nvof filters are not offered), and gives it to FFmpeg
+ * with av_hwdevice_ctx_init(): FFmpeg uses what it is told.
+ *
+ * FFmpeg's own creation stays where FFmpeg has no queue-family list (5.1,
+ * 6: no Vulkan decoding either), where the application passed device
+ * options (they are av_hwdevice_ctx_create()'s), and where this one
+ * fails for a reason FFmpeg's might not share (a device below Vulkan 1.3).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <vulkan/vulkan.h>
+#include <gst/avhw/gstavhw-impl.h>
+#include <libavutil/hwcontext_vulkan.h>
+
+#include "gstavhwvulkanbackend.h"
+#include "gstavhwvulkanqueues.h"
+
+GST_DEBUG_CATEGORY_EXTERN (vk_debug);
+#define GST_CAT_DEFAULT vk_debug
+
+#if GST_AVHW_VK_QUEUE_LIST && VK_HEADER_VERSION >= 277
+#define VK_OWN_DEVICE 1
+#else
+#define VK_OWN_DEVICE 0
+#endif
+
+#if VK_OWN_DEVICE
+/* FFmpeg 7.1's optional device extensions (hwcontext_vulkan.c,
+ * optional_device_exts), enabled where the device has them. */
+static const gchar *const ffmpeg_device_exts[] = {
+  "VK_KHR_portability_subset",
+  "VK_KHR_push_descriptor",
+  "VK_EXT_descriptor_buffer",
+  "VK_EXT_physical_device_drm",
+  "VK_EXT_shader_atomic_float",
+  "VK_KHR_cooperative_matrix",
+  "VK_NV_optical_flow",
+  "VK_EXT_shader_object",
+  "VK_KHR_video_maintenance1",
+  "VK_KHR_external_memory_fd",
+  "VK_EXT_external_memory_dma_buf",
+  "VK_EXT_image_drm_format_modifier",
+  "VK_KHR_external_semaphore_fd",
+  "VK_EXT_external_memory_host",
+  "VK_KHR_video_queue",
+  "VK_KHR_video_encode_queue",
+  "VK_KHR_video_decode_queue",
+  "VK_KHR_video_encode_h264",
+  "VK_KHR_video_decode_h264",
+  "VK_KHR_video_encode_h265",
+  "VK_KHR_video_decode_h265",
+  "VK_KHR_video_decode_av1",
+};
+
+/* What the device context owns, freed with it (AVHWDeviceContext.free);
+ * hwctx->device_features chains the structs below. */
+typedef struct
+{
+  VkInstance inst;
+  VkDevice dev;
+  gchar **exts;
+  VkPhysicalDeviceVulkan11Features f11;
+  VkPhysicalDeviceVulkan12Features f12;
+  VkPhysicalDeviceVulkan13Features f13;
+  VkPhysicalDeviceDescriptorBufferFeaturesEXT desc_buf;
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop_matrix;
+  VkPhysicalDeviceOpticalFlowFeaturesNV optical_flow;
+  VkPhysicalDeviceShaderObjectFeaturesEXT shader_object;
+  VkPhysicalDeviceVideoMaintenance1FeaturesKHR video_maint1;
+} VkDev;
+
+static void
+vk_dev_free (AVHWDeviceContext * dctx)
+{
+  VkDev *d = dctx->user_opaque;
+
+  if (!d)
+    return;
+  if (d->dev)
+    vkDestroyDevice (d->dev, NULL);
+  if (d->inst)
+    vkDestroyInstance (d->inst, NULL);
+  g_strfreev (d->exts);
+  g_free (d);
+}
+
+static gboolean
+has_ext (gchar ** exts, const gchar * name)
+{
+  return exts && g_strv_contains ((const gchar * const *) exts, name);
+}
+
+/* The extensions of ffmpeg_device_exts that @phys has. */
+static gchar **
+pick_extensions (VkPhysicalDevice phys)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  VkExtensionProperties *props = NULL;
+  uint32_t n = 0, i, j;
+
+  if (vkEnumerateDeviceExtensionProperties (phys, NULL, &n, NULL) ==
+      VK_SUCCESS && n > 0) {
+    props = g_new0 (VkExtensionProperties, n);
+    if (vkEnumerateDeviceExtensionProperties (phys, NULL, &n, props) !=
+        VK_SUCCESS)
+      n = 0;
+  }
+  for (i = 0; i < G_N_ELEMENTS (ffmpeg_device_exts); i++) {
+    for (j = 0; j < n; j++) {
+      if (!strcmp (props[j].extensionName, ffmpeg_device_exts[i])) {
+        g_ptr_array_add (out, g_strdup (ffmpeg_device_exts[i]));
+        break;
+      }
+    }
+  }
+  g_free (props);
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
+}
+
+/* Links @s (a Vulkan struct with sType and pNext) at the end of @chain. */
+static void
+link_struct (void *chain, void *s)
+{
+  VkBaseOutStructure *p = chain;
+
+  while (p->pNext)
+    p = p->pNext;
+  p->pNext = s;
+}
+
+/* Fills @d's feature structs with what FFmpeg 7.1 enables of what @phys
+ * supports (vulkan_device_create_internal()), and @out, chaining them, with
+ * the core 1.0 ones. FALSE without timeline semaphores, which FFmpeg
+ * needs. */
+static gboolean
+pick_features (VkDev * d, VkPhysicalDevice phys, VkPhysicalDeviceFeatures2 *
+    out)
+{
+  VkPhysicalDeviceVulkan11Features s11 = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+  };
+  VkPhysicalDeviceVulkan12Features s12 = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+  };
+  VkPhysicalDeviceVulkan13Features s13 = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+  };
+  VkPhysicalDeviceDescriptorBufferFeaturesEXT desc_buf = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT,
+  };
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+  };
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop_matrix = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
+  };
+  VkPhysicalDeviceOpticalFlowFeaturesNV optical_flow = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV,
+  };
+  VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT,
+  };
+  VkPhysicalDeviceVideoMaintenance1FeaturesKHR video_maint1 = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR,
+  };
+  VkPhysicalDeviceFeatures2 all = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &s11,
+  };
+  VkPhysicalDeviceFeatures *f = &all.features, *o = &out->features;
+
+  s11.pNext = &s12;
+  s12.pNext = &s13;
+  /* asking for a struct of an extension the device lacks is allowed
+   * (the struct is left alone), so every one is asked */
+  s13.pNext = &desc_buf;
+  desc_buf.pNext = &atomic_float;
+  atomic_float.pNext = &coop_matrix;
+  coop_matrix.pNext = &optical_flow;
+  optical_flow.pNext = &shader_object;
+  shader_object.pNext = &video_maint1;
+  vkGetPhysicalDeviceFeatures2 (phys, &all);
+  if (!s12.timelineSemaphore)
+    return FALSE;
+
+  memset (out, 0, sizeof (*out));
+  out->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  o->shaderImageGatherExtended = f->shaderImageGatherExtended;
+  o->shaderStorageImageReadWithoutFormat =
+      f->shaderStorageImageReadWithoutFormat;
+  o->shaderStorageImageWriteWithoutFormat =
+      f->shaderStorageImageWriteWithoutFormat;
+  o->fragmentStoresAndAtomics = f->fragmentStoresAndAtomics;
+  o->vertexPipelineStoresAndAtomics = f->vertexPipelineStoresAndAtomics;
+  o->shaderInt64 = f->shaderInt64;
+  o->shaderInt16 = f->shaderInt16;
+  o->shaderFloat64 = f->shaderFloat64;
+
+  d->f11 = (VkPhysicalDeviceVulkan11Features) {
+  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  d->f11.samplerYcbcrConversion = s11.samplerYcbcrConversion;
+  d->f11.storagePushConstant16 = s11.storagePushConstant16;
+  d->f11.storageBuffer16BitAccess = s11.storageBuffer16BitAccess;
+  d->f11.uniformAndStorageBuffer16BitAccess =
+      s11.uniformAndStorageBuffer16BitAccess;
+
+  d->f12 = (VkPhysicalDeviceVulkan12Features) {
+  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  d->f12.timelineSemaphore = VK_TRUE;
+  d->f12.bufferDeviceAddress = s12.bufferDeviceAddress;
+  d->f12.hostQueryReset = s12.hostQueryReset;
+  d->f12.storagePushConstant8 = s12.storagePushConstant8;
+  d->f12.shaderInt8 = s12.shaderInt8;
+  d->f12.storageBuffer8BitAccess = s12.storageBuffer8BitAccess;
+  d->f12.uniformAndStorageBuffer8BitAccess =
+      s12.uniformAndStorageBuffer8BitAccess;
+  d->f12.shaderFloat16 = s12.shaderFloat16;
+  d->f12.shaderSharedInt64Atomics = s12.shaderSharedInt64Atomics;
+  d->f12.vulkanMemoryModel = s12.vulkanMemoryModel;
+  d->f12.vulkanMemoryModelDeviceScope = s12.vulkanMemoryModelDeviceScope;
+
+  d->f13 = (VkPhysicalDeviceVulkan13Features) {
+  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  d->f13.dynamicRendering = s13.dynamicRendering;
+  d->f13.maintenance4 = s13.maintenance4;
+  d->f13.synchronization2 = s13.synchronization2;
+  d->f13.computeFullSubgroups = s13.computeFullSubgroups;
+  d->f13.shaderZeroInitializeWorkgroupMemory =
+      s13.shaderZeroInitializeWorkgroupMemory;
+
+  out->pNext = &d->f11;
+  d->f11.pNext = &d->f12;
+  d->f12.pNext = &d->f13;
+  if (has_ext (d->exts, "VK_EXT_descriptor_buffer")) {
+    d->desc_buf = (VkPhysicalDeviceDescriptorBufferFeaturesEXT) {
+    desc_buf.sType};
+    d->desc_buf.descriptorBuffer = desc_buf.descriptorBuffer;
+    d->desc_buf.descriptorBufferPushDescriptors =
+        desc_buf.descriptorBufferPushDescriptors;
+    link_struct (out, &d->desc_buf);
+  }
+  if (has_ext (d->exts, "VK_EXT_shader_atomic_float")) {
+    d->atomic_float = (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT) {
+    atomic_float.sType};
+    d->atomic_float.shaderBufferFloat32Atomics =
+        atomic_float.shaderBufferFloat32Atomics;
+    d->atomic_float.shaderBufferFloat32AtomicAdd =
+        atomic_float.shaderBufferFloat32AtomicAdd;
+    link_struct (out, &d->atomic_float);
+  }
+  if (has_ext (d->exts, "VK_KHR_cooperative_matrix")) {
+    d->coop_matrix = (VkPhysicalDeviceCooperativeMatrixFeaturesKHR) {
+    coop_matrix.sType};
+    d->coop_matrix.cooperativeMatrix = coop_matrix.cooperativeMatrix;
+    link_struct (out, &d->coop_matrix);
+  }
+  if (has_ext (d->exts, "VK_NV_optical_flow")) {
+    d->optical_flow = (VkPhysicalDeviceOpticalFlowFeaturesNV) {
+    optical_flow.sType};
+    d->optical_flow.opticalFlow = optical_flow.opticalFlow;
+    link_struct (out, &d->optical_flow);
+  }
+  if (has_ext (d->exts, "VK_EXT_shader_object")) {
+    d->shader_object = (VkPhysicalDeviceShaderObjectFeaturesEXT) {
+    shader_object.sType};
+    d->shader_object.shaderObject = shader_object.shaderObject;
+    link_struct (out, &d->shader_object);
+  }
+  if (has_ext (d->exts, "VK_KHR_video_maintenance1")) {
+    d->video_maint1 = (VkPhysicalDeviceVideoMaintenance1FeaturesKHR) {
+    video_maint1.sType};
+    d->video_maint1.videoMaintenance1 = video_maint1.videoMaintenance1;
+    link_struct (out, &d->video_maint1);
+  }
+  return TRUE;
+}
+
+/* The queue families to create queues in, as FFmpeg 7.1 picks them
+ * (setup_queue_families(): for each use, the family that can do it with
+ * the fewest other abilities and uses so far), with what each is for. */
+typedef struct
+{
+  guint n;
+  guint32 family[8];
+  VkQueueFlags flags[8];
+  guint32 video_caps[8];
+  guint32 count[8];
+} VkPicked;
+
+#define VIDEO_BITS (VK_QUEUE_VIDEO_DECODE_BIT_KHR | VK_QUEUE_VIDEO_ENCODE_BIT_KHR)
+
+static void
+pick_one (VkPicked * p, const VkQueueFamilyProperties2 * qf,
+    const VkQueueFamilyVideoPropertiesKHR * vid, guint32 * used, uint32_t n,
+    VkQueueFlags flag, guint32 codec_op)
+{
+  guint32 best = G_MAXUINT32, i, k;
+  gint idx = -1;
+
+  for (i = 0; i < n; i++) {
+    VkQueueFlags f = qf[i].queueFamilyProperties.queueFlags;
+    guint32 score;
+
+    if (codec_op) {
+      if (!(f & VIDEO_BITS) || !(vid[i].videoCodecOperations & codec_op))
+        continue;
+      score = __builtin_popcount (vid[i].videoCodecOperations) + used[i];
+    } else {
+      if ((flag & VK_QUEUE_TRANSFER_BIT)
+          && (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+        f |= VK_QUEUE_TRANSFER_BIT;
+      if (!(f & flag))
+        continue;
+      score = __builtin_popcount (f) + used[i];
+    }
+    if (score < best) {
+      best = score;
+      idx = i;
+    }
+  }
+  if (idx < 0)
+    return;
+  used[idx]++;
+  for (k = 0; k < p->n; k++) {
+    if (p->family[k] == (guint32) idx)
+      break;
+  }
+  if (k == p->n) {
+    if (p->n == G_N_ELEMENTS (p->family))
+      return;
+    p->family[k] = idx;
+    p->flags[k] = 0;
+    p->video_caps[k] = 0;
+    p->n++;
+  }
+  p->flags[k] |= flag;
+  if (codec_op)
+    p->video_caps[k] |= vid[idx].videoCodecOperations;
+  /* one queue where a queue serves many submitters; every queue of a video
+   * family, where each can be another engine */
+  p->count[k] = (p->flags[k] & VIDEO_BITS) ?
+      qf[idx].queueFamilyProperties.queueCount : 1;
+}
+
+static void
+pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
+{
+  VkQueueFamilyProperties2 *qf;
+  VkQueueFamilyVideoPropertiesKHR *vid;
+  guint32 *used;
+  uint32_t n = 0, i;
+  gboolean video = has_ext (exts, "VK_KHR_video_queue");
+
+  memset (p, 0, sizeof (*p));
+  vkGetPhysicalDeviceQueueFamilyProperties2 (phys, &n, NULL);
+  qf = g_new0 (VkQueueFamilyProperties2, n);
+  vid = g_new0 (VkQueueFamilyVideoPropertiesKHR, n);
+  used = g_new0 (guint32, n);
+  for (i = 0; i < n; i++) {
+    vid[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_VIDEO_PROPERTIES_KHR;
+    qf[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_PROPERTIES_2;
+    if (video)
+      qf[i].pNext = &vid[i];
+  }
+  vkGetPhysicalDeviceQueueFamilyProperties2 (phys, &n, qf);
+  pick_one (p, qf, vid, used, n, VK_QUEUE_GRAPHICS_BIT, 0);
+  pick_one (p, qf, vid, used, n, VK_QUEUE_COMPUTE_BIT, 0);
+  pick_one (p, qf, vid, used, n, VK_QUEUE_TRANSFER_BIT, 0);
+  if (has_ext (exts, "VK_KHR_video_encode_queue")) {
+    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
+        VK_VIDEO_CODEC_OPERATION_ENCODE_H264_BIT_KHR);
+    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
+        VK_VIDEO_CODEC_OPERATION_ENCODE_H265_BIT_KHR);
+  }
+  if (has_ext (exts, "VK_KHR_video_decode_queue")) {
+    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
+        VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR);
+    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
+        VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR);
+    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
+        VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR);
+  }
+  g_free (used);
+  g_free (vid);
+  g_free (qf);
+}
+
+/* Creates @d's instance and device for physical device @index; the device
+ * context's fields in @hwctx. NULL, or why not. */
+static gchar *
+create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
+{
+  VkApplicationInfo app = {
+    .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+    .pApplicationName = "gst-avhw",
+    .apiVersion = VK_API_VERSION_1_3,
+  };
+  VkInstanceCreateInfo iinfo = {
+    .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+    .pApplicationInfo = &app,
+  };
+  VkDeviceQueueCreateInfo qinfo[G_N_ELEMENTS (q->family)];
+  VkDeviceCreateInfo dinfo = { VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, };
+  VkPhysicalDeviceProperties props;
+  VkPhysicalDevice *devs;
+  float prio[64];
+  uint32_t n = 0, version = 0, i;
+  VkResult res;
+
+  if (vkEnumerateInstanceVersion (&version) != VK_SUCCESS
+      || version < VK_API_VERSION_1_3)
+    return g_strdup_printf ("the Vulkan loader is %u.%u; FFmpeg asks 1.3",
+        VK_API_VERSION_MAJOR (version), VK_API_VERSION_MINOR (version));
+  res = vkCreateInstance (&iinfo, NULL, &d->inst);
+  if (res != VK_SUCCESS)
+    return g_strdup_printf ("vkCreateInstance: VkResult %d", res);
+  vkEnumeratePhysicalDevices (d->inst, &n, NULL);
+  if (index >= n)
+    return g_strdup_printf ("no physical device %u (%u listed)", index, n);
+  devs = g_new0 (VkPhysicalDevice, n);
+  vkEnumeratePhysicalDevices (d->inst, &n, devs);
+  hwctx->phys_dev = devs[index];
+  g_free (devs);
+  vkGetPhysicalDeviceProperties (hwctx->phys_dev, &props);
+  if (props.apiVersion < VK_API_VERSION_1_3)
+    return g_strdup_printf ("%s supports Vulkan %u.%u", props.deviceName,
+        VK_API_VERSION_MAJOR (props.apiVersion),
+        VK_API_VERSION_MINOR (props.apiVersion));
+
+  d->exts = pick_extensions (hwctx->phys_dev);
+  if (!pick_features (d, hwctx->phys_dev, &hwctx->device_features))
+    return g_strdup_printf ("%s has no timeline semaphores", props.deviceName);
+  pick_queues (hwctx->phys_dev, d->exts, q);
+  if (q->n == 0)
+    return g_strdup ("no queue family to use");
+  for (i = 0; i < G_N_ELEMENTS (prio); i++)
+    prio[i] = 1.0f;
+  for (i = 0; i < q->n; i++) {
+    qinfo[i] = (VkDeviceQueueCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,.queueFamilyIndex =
+          q->family[i],.queueCount =
+          MIN (q->count[i], G_N_ELEMENTS (prio)),.pQueuePriorities = prio,};
+    q->count[i] = qinfo[i].queueCount;
+  }
+  dinfo.pNext = &hwctx->device_features;
+  dinfo.queueCreateInfoCount = q->n;
+  dinfo.pQueueCreateInfos = qinfo;
+  dinfo.enabledExtensionCount = g_strv_length (d->exts);
+  dinfo.ppEnabledExtensionNames = (const char *const *) d->exts;
+  res = vkCreateDevice (hwctx->phys_dev, &dinfo, NULL, &d->dev);
+  if (res != VK_SUCCESS)
+    return g_strdup_printf ("vkCreateDevice on %s: VkResult %d",
+        props.deviceName, res);
+
+  hwctx->get_proc_addr = vkGetInstanceProcAddr;
+  hwctx->inst = d->inst;
+  hwctx->act_dev = d->dev;
+  hwctx->enabled_dev_extensions = (const char *const *) d->exts;
+  hwctx->nb_enabled_dev_extensions = dinfo.enabledExtensionCount;
+  for (i = 0; i < q->n; i++) {
+    if (i == 0)
+      gst_avhw_vk_set_queues (hwctx, q->family[0], q->count[0],
+          q->flags[0] & ~VIDEO_BITS);
+    else
+      gst_avhw_vk_add_queues (hwctx, q->family[i], q->count[i], q->flags[i], 0);
+  }
+  /* the first family's video abilities, set_queues() leaves out */
+  if (q->flags[0] & VIDEO_BITS)
+    gst_avhw_vk_add_queues (hwctx, q->family[0], q->count[0],
+        q->flags[0] & VIDEO_BITS, 0);
+  return NULL;
+}
+#endif
+
+/* A vulkan device context for physical device @index, FFmpeg's own where
+ * @options are given or this FFmpeg has no queue-family list (see the
+ * top). */
+AVBufferRef *
+vk_open_device (GstAvhwBackend * backend, guint index,
+    const GstStructure * options, GError ** error)
+{
+#if VK_OWN_DEVICE
+  GstAvhwBackendClass *parent = g_type_class_peek_parent
+      (GST_AVHW_BACKEND_GET_CLASS (backend));
+  AVBufferRef *ref;
+  AVHWDeviceContext *dctx;
+  VkDev *d;
+  VkPicked q;
+  gchar *why;
+  char err[AV_ERROR_MAX_STRING_SIZE];
+  int ret;
+
+  if (options && gst_structure_n_fields (options) > 0)
+    return parent->open_device (backend, index, options, error);
+  ref = av_hwdevice_ctx_alloc (AV_HWDEVICE_TYPE_VULKAN);
+  if (!ref)
+    return parent->open_device (backend, index, options, error);
+  d = g_new0 (VkDev, 1);
+  dctx = (AVHWDeviceContext *) ref->data;
+  dctx->free = vk_dev_free;
+  dctx->user_opaque = d;
+  why = create (d, index, dctx->hwctx, &q);
+  if (why) {
+    GST_INFO ("vulkan:%u: FFmpeg makes the device: %s", index, why);
+    g_free (why);
+    av_buffer_unref (&ref);
+    return parent->open_device (backend, index, options, error);
+  }
+  ret = av_hwdevice_ctx_init (ref);
+  if (ret < 0) {
+    av_buffer_unref (&ref);
+    g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
+        "vulkan: FFmpeg could not initialise a vulkan device context on "
+        "device %u: %s", index, av_make_error_string (err, sizeof (err), ret));
+    return NULL;
+  }
+  {
+    GString *fams = g_string_new (NULL);
+    guint i;
+
+    for (i = 0; i < q.n; i++)
+      g_string_append_printf (fams, "%s%u x%u (0x%x)", i ? ", " : "",
+          q.family[i], q.count[i], (guint) q.flags[i]);
+    GST_INFO ("vulkan:%u: made VkDevice %p for FFmpeg, %u extensions, queue "
+        "families %s", index, (gpointer) d->dev, g_strv_length (d->exts),
+        fams->str);
+    g_string_free (fams, TRUE);
+  }
+  return ref;
+#else
+  GstAvhwBackendClass *parent = g_type_class_peek_parent
+      (GST_AVHW_BACKEND_GET_CLASS (backend));
+
+  return parent->open_device (backend, index, options, error);
+#endif
+}
