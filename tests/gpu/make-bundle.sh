@@ -266,7 +266,6 @@ fi
 # only when asked: SPEED_CLIPS=1)
 if [ "${SPEED_CLIPS:-0}" = 1 ]; then
     bash tests/bench/make-clips.sh "$GPU/prof" 900
-    rm -f "$GPU"/prof/*-30f.mp4
 fi
 
 du -sh "$GPU"/* | sed 's/^/make-bundle: /'

@@ -97,7 +97,8 @@
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
 #   vulkanvideo  (not in the default list) tests/gpu/vulkan-video.sh (issue 15), at
-#                most VV_BUDGET_S (300) s, VV_PARTS (all) its parts, one summary table, also in $OUT/vulkan-video.md: the
+#                most VV_BUDGET_S (300) s, VV_PARTS (all) its parts, VV_CLIPS its
+#                clips (.gpu/bench; .gpu/prof has 900-frame ones), one summary table, also in $OUT/vulkan-video.md: the
 #                vulkan line of gst-avhw-info; the corpus through avhwdec device=vulkan
 #                fallback=false ($OUT/conformance-vulkan.tsv, per-codec counts); one
 #                1080p H.264 and H.265 stream through avhwdec vulkan, avhwdec cuda:0,
@@ -534,7 +535,8 @@ if has vulkanvideo; then
     case $DEVICE in vulkan*) VV_DEV=$DEVICE ;; *) VV_DEV=vulkan ;; esac
     # shellcheck disable=SC2086  # VV_PARTS: a word list
     timeout -k 10 "$b" env PLUGINS="$PLUGINS" bash tests/gpu/vulkan-video.sh --device "$VV_DEV" \
-        --budget "$(( b - 10 ))" --out "$OUT" --logs "$LOGS/vulkan-video" ${VV_PARTS:+--parts "$VV_PARTS"}
+        --budget "$(( b - 10 ))" --out "$OUT" --logs "$LOGS/vulkan-video" ${VV_PARTS:+--parts "$VV_PARTS"} \
+        ${VV_CLIPS:+--clips "$VV_CLIPS"}
     echo "vulkan-video exit $? (124: cut at ${b} s)"
 fi
 

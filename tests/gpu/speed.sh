@@ -4,7 +4,7 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "startup vkopen threads streams"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup whole vkopen threads streams"] [--device D] [--clips DIR]
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
@@ -13,6 +13,10 @@
 #            (GStreamer's own start); then one avhwdec run's GST_DEBUG
 #            timeline: GStreamer's init, plugin loads, backends touched,
 #            the device opened, the decoder opened, EOS
+#   whole    DIR's 900-frame bench-1080p-{h264,h265}.mp4, whole process, best of
+#            SP_WHOLE_RUNS (2) interleaved runs: avhwdec device=D against ffmpeg
+#            -hwaccel cuda, and avhwdec device=vulkan against GStreamer's
+#            vulkanh26Xdec and ffmpeg -hwaccel vulkan (issue 30's table)
 #   vkopen   avhw-bench-vk-open --repeat 3: where opening a Vulkan device
 #            goes (the driver's load, vkCreateDevice with one queue and with
 #            all, FFmpeg's av_hwdevice_ctx_create with its log lines
@@ -34,7 +38,7 @@ set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="startup vkopen threads streams"
+PARTS="startup whole vkopen threads streams"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -82,6 +86,43 @@ if part startup; then
         fakesink 2> "$tmp/startup.log" > /dev/null
     grep -E "loaded plugin|plugin .* loaded|cached new device|Vulkan physical|physical device|opened (hardware|software)|reusing|backend|EOS|completed state change to PLAYING" \
         "$tmp/startup.log" | sed -E 's/^([0-9:.]+) +[0-9]+ +0x[0-9a-f]+ +[A-Z]+ +/\1 /' | cut -c1-200 | head -n 40 | sed 's/^/    /'
+    echo
+fi
+
+if part whole; then
+    echo "### One 1080p file, whole process (ms; best of ${SP_WHOLE_RUNS:-2} interleaved runs)"
+    echo
+    echo "| clip | avhwdec $DEVICE | ffmpeg cuda | ratio | avhwdec vulkan | GStreamer's vulkan decoder | ffmpeg vulkan |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    # ms of the whole process, or "fail (exit N)"
+    wms() {
+        local t0 rc
+        t0=$(date +%s%N)
+        "$@" > /dev/null 2> "$tmp/whole.err"; rc=$?
+        if [ "$rc" = 0 ]; then echo $(( ($(date +%s%N) - t0) / 1000000 )); else echo "fail($rc)"; fi
+    }
+    best() { printf '%s\n' "$@" | sort -n | head -n1; }
+    for c in h264 h265; do
+        F=$CLIPS/bench-1080p-$c.mp4
+        [ -f "$F" ] || continue
+        vkdec=vulkan${c}dec
+        has_element "$vkdec" || vkdec=""
+        declare -A r=()
+        for _ in $(seq "${SP_WHOLE_RUNS:-2}"); do
+            r[ac]+=" $(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)"
+            r[fc]+=" $(wms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$F" -f null -)"
+            r[av]+=" $(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink)"
+            [ -n "$vkdec" ] && r[gv]+=" $(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! "$vkdec" ! fakesink)"
+            r[fv]+=" $(wms ffmpeg -v error -nostdin -init_hw_device vulkan=vk:0 -hwaccel vulkan -hwaccel_device vk \
+                -hwaccel_output_format vulkan -i "$F" -f null -)"
+        done
+        ac=$(best ${r[ac]}); fc=$(best ${r[fc]})
+        ratio=$(awk -v a="$ac" -v f="$fc" 'BEGIN { if (a + 0 > 0 && f + 0 > 0) printf "%.2fx", f / a; else print "-" }')
+        echo "| $c $(clip_frames "$F") frames | $ac | $fc | $ratio | $(best ${r[av]}) | ${vkdec:-none} $(best ${r[gv]:-}) | $(best ${r[fv]}) |"
+        unset r
+    done
+    echo
+    echo "(ratio: ffmpeg's time over avhwdec's, as issue 30 counts it)"
     echo
 fi
 
