@@ -55,7 +55,8 @@
 #   speed        (not in the default list) tests/gpu/speed.sh (issues 30, 32): opening
 #                a Vulkan device step by step, time inside libavcodec by avhwdec
 #                and ffmpeg threads, K long streams by threads (SP_PARTS picks
-#                parts; .gpu/prof: make-bundle.sh's 900-frame 1080p clips);
+#                parts; SP_CLIPS its clips, default .gpu/prof: make-bundle.sh's
+#                900-frame 1080p clips);
 #                $OUT/speed.md
 #   robustness   (not in the default list) tests/robustness/robustness.sh over ROBUST_DIR
 #                (default .gpu/fuzz): damaged streams through avhwdec with and
@@ -425,7 +426,7 @@ if has speed; then
     stage "speed: tests/gpu/speed.sh --device $DEVICE (issue 30 items 1 and 3, issue 32)"
     b=$(budget 400)
     timeout -k 10 "$b" bash tests/gpu/speed.sh --device "$DEVICE" \
-        ${SP_PARTS:+--parts "$SP_PARTS"} | tee "$OUT/speed.md"
+        ${SP_PARTS:+--parts "$SP_PARTS"} ${SP_CLIPS:+--clips "$SP_CLIPS"} | tee "$OUT/speed.md"
     echo "speed exit $? (124: cut at ${b} s)"
 fi
 
