@@ -24,8 +24,8 @@ GST_DEBUG_CATEGORY_STATIC (cuda_caps_debug);
 static GMutex caps_lock;
 static CuvidFunctions *cuvid;
 static gboolean cuvid_tried;
-/* per device: queried yet; bit per cudaVideoCodec set when decodable */
-static gboolean asked[MAX_DEVICES];
+/* per device, a bit per cudaVideoCodec: queried yet; decodable */
+static guint32 asked[MAX_DEVICES];
 static guint32 decodes[MAX_DEVICES];
 /* by cudaVideoCodec (MPEG1 0 .. AV1 11) */
 #define CODEC_SLOTS 16
@@ -123,21 +123,23 @@ cuda_caps_release_kept (const CudaFunctions * cu, guint index)
   g_mutex_unlock (&caps_lock);
 }
 
-/* lock held. Every codec at once: retaining a primary context nobody holds
- * creates it (100+ ms), releasing it destroys it, and one query per codec
- * made the first pipeline of a process wait ~0.5 s. 8-bit 4:2:0, the
- * common case: a GPU that lacks it lacks the codec (profiles it cannot do
- * are refused later, in get_format). */
+/* lock held. One codec: each cuvidGetDecoderCaps takes ~9 ms on an H200
+ * (driver 580), and asking every codec at once made the first pipeline of
+ * a process wait 63 ms (run 68). Retaining a primary context nobody holds
+ * creates it (100+ ms) and releasing it destroys it, so a context this
+ * made is kept for a while (above): the next codec's query, and the
+ * device that opens next, find it. 8-bit 4:2:0, the common case: a GPU
+ * that lacks it lacks the codec (profiles it cannot do are refused later,
+ * in get_format). */
 static void
-query_all_locked (const CudaFunctions * cu, guint index)
+query_locked (const CudaFunctions * cu, guint index, cudaVideoCodec codec)
 {
   CUdevice dev;
   CUcontext ctx, dummy;
   unsigned int flags;
   gboolean active;
-  guint i;
 
-  asked[index] = TRUE;
+  asked[index] |= 1u << (guint) codec;
   if (cu->cuDeviceGet (&dev, index) != CUDA_SUCCESS)
     return;
   /* unknown: as if someone held it (query, release, keep nothing) */
@@ -149,20 +151,17 @@ query_all_locked (const CudaFunctions * cu, guint index)
   if (!active)
     cuda_set_stack_limit (cu, ctx, index);
   if (cu->cuCtxPushCurrent (ctx) == CUDA_SUCCESS) {
-    for (i = 0; i < G_N_ELEMENTS (codecs); i++) {
-      CUVIDDECODECAPS caps = { 0, };
+    CUVIDDECODECAPS caps = { 0, };
 
-      caps.eCodecType = codecs[i].codec;
-      caps.eChromaFormat = cudaVideoChromaFormat_420;
-      caps.nBitDepthMinus8 = 0;
-      if (cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS
-          && caps.bIsSupported) {
-        decodes[index] |= 1u << (guint) codecs[i].codec;
-        if ((guint) codecs[i].codec < CODEC_SLOTS) {
-          engines[index][codecs[i].codec] = caps.nNumNVDECs;
-          max_size[index][codecs[i].codec][0] = caps.nMaxWidth;
-          max_size[index][codecs[i].codec][1] = caps.nMaxHeight;
-        }
+    caps.eCodecType = codec;
+    caps.eChromaFormat = cudaVideoChromaFormat_420;
+    caps.nBitDepthMinus8 = 0;
+    if (cuvid->cuvidGetDecoderCaps (&caps) == CUDA_SUCCESS && caps.bIsSupported) {
+      decodes[index] |= 1u << (guint) codec;
+      if ((guint) codec < CODEC_SLOTS) {
+        engines[index][codec] = caps.nNumNVDECs;
+        max_size[index][codec][0] = caps.nMaxWidth;
+        max_size[index][codec][1] = caps.nMaxHeight;
       }
     }
     cu->cuCtxPopCurrent (&dummy);
@@ -180,7 +179,7 @@ query_all_locked (const CudaFunctions * cu, guint index)
 }
 
 /* What NVDEC of device @index decodes of the codec: whether it does (8-bit
- * 4:2:0, asked once per device), how many engines and the largest coded
+ * 4:2:0, asked once per device and codec), how many engines and the largest coded
  * size, as the driver says (0 where it does not fill them). */
 static void
 cuda_query_decoder (GstAvhwBackend * backend, guint index,
@@ -203,8 +202,8 @@ cuda_query_decoder (GstAvhwBackend * backend, guint index,
     }
   }
   if (cuvid) {
-    if (!asked[index])
-      query_all_locked (cu, index);
+    if (!(asked[index] & (1u << bit)))
+      query_locked (cu, index, codec);
     caps->supported = !!(decodes[index] & (1u << bit));
     if (caps->supported && bit < CODEC_SLOTS) {
       caps->bit_depths = GST_AVHW_BIT_DEPTH (8);

@@ -79,13 +79,32 @@ if part startup; then
         echo "| $what | ${row[0]} | ${row[1]} | ${row[2]} |"
     done
     echo
-    echo "avhwdec's timeline (GST_DEBUG, seconds from gst_init):"
+    # one run each with a timeline: avhwdec's GST_DEBUG (seconds from
+    # gst_init, a few ms after exec), ffmpeg's -v debug lines time-stamped
+    # as they come (perl), both logs in $OUT when set
+    echo "avhwdec's timeline (GST_DEBUG, seconds from gst_init) and ffmpeg's (-v debug, ms from exec):"
     echo
-    GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_PLUGIN_LOADING:4,avhw*:4,GST_STATES:3" \
-        gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! \
+    t0=$(date +%s%N)
+    GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_PLUGIN_LOADING:4,avhw*:5,GST_STATES:4,basesink:5" \
+        gst-launch-1.0 filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! \
         fakesink 2> "$tmp/startup.log" > /dev/null
-    grep -E "loaded plugin|plugin .* loaded|cached new device|Vulkan physical|physical device|opened (hardware|software)|reusing|backend|EOS|completed state change to PLAYING" \
-        "$tmp/startup.log" | sed -E 's/^([0-9:.]+) +[0-9]+ +0x[0-9a-f]+ +[A-Z]+ +/\1 /' | cut -c1-200 | head -n 40 | sed 's/^/    /'
+    t1=$(date +%s%N)
+    grep -E "plugin .* loaded|CUDA device|created device context|opened (hardware|software)|reusing|get_format|hw_frames|got preroll buffer|rendering object|received EOS|EOS|completed state change to (PLAYING|NULL)|cache cleared|freed|released" \
+        "$tmp/startup.log" | sed -E 's/^([0-9:.]+) +[0-9]+ +0x[0-9a-f]+ +[A-Z]+ +/\1 /' | \
+        awk '/rendering object/ { if (r++) next } { print }' | cut -c1-180 | head -n 60 | sed 's/^/    /'
+    echo "    process: $(( (t1 - t0) / 1000000 )) ms"
+    echo
+    t0=$(date +%s%N)
+    ffmpeg -v debug -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$F" -f null - 2>&1 | \
+        perl -MTime::HiRes=time -ne "printf \"%7.1f %s\", (time * 1e3 - $t0 / 1e6), \$_" > "$tmp/startup-ffmpeg.log"
+    t1=$(date +%s%N)
+    grep -iE "Loaded lib|cuInit|Opening|Format cuda chosen|Output #0|frame=|nvdec|exiting|Terminating" "$tmp/startup-ffmpeg.log" | \
+        awk '/frame=/ { if (f++) next } { print }' | cut -c1-160 | head -n 30 | sed 's/^/    /'
+    tail -n 2 "$tmp/startup-ffmpeg.log" | cut -c1-160 | sed 's/^/    /'
+    echo "    process: $(( (t1 - t0) / 1000000 )) ms"
+    if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+        cp "$tmp/startup.log" "$OUT/startup-avhwdec.log"; cp "$tmp/startup-ffmpeg.log" "$OUT/startup-ffmpeg.log"
+    fi
     echo
 fi
 
