@@ -36,6 +36,11 @@ G_BEGIN_DECLS
  *   set its hwaccel up again, which gains nothing, and FFmpeg 7.1's Vulkan
  *   H.264 crashed doing it on a kept decoder)
  * @height: the same for the height
+ * @field_coded: whether its stream's sequence may code fields (H.264
+ *   frame_mbs_only_flag 0): a kept decoder takes streams that are alike
+ *   only (such a sequence has another coded height in macroblocks, and
+ *   FFmpeg sets its hwaccel up again; FFmpeg 7.1's Vulkan H.264 crashed
+ *   doing it on a kept decoder, run 69)
  *
  * What an opened decoder is for, as the decoder cache matches it: a kept
  * decoder goes to a key it fits (gst_avhw_decoder_key_fits()). Fill it
@@ -58,9 +63,10 @@ typedef struct
   guint dpb_reorder;
   gint width;
   gint height;
+  gboolean field_coded;
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING];
+  gpointer _gst_reserved[GST_PADDING - 1];
 } GstAvhwDecoderKey;
 
 GST_AVHW_API

@@ -224,8 +224,8 @@ gst_avhw_decoder_key_equal (const GstAvhwDecoderKey * a,
  * Returns: whether the decoder opened for @kept can take the stream of
  *   @want, that is has the same decoder, threads, surfaces and compliance,
  *   codec data or none as @want (the same codec data unless it follows
- *   with the first packet), and a reorder depth and sequence needs at
- *   least those of @want
+ *   with the first packet), the same size and field coding, and a
+ *   reorder depth and sequence needs at least those of @want
  */
 gboolean
 gst_avhw_decoder_key_fits (const GstAvhwDecoderKey * kept,
@@ -242,6 +242,7 @@ gst_avhw_decoder_key_fits (const GstAvhwDecoderKey * kept,
       && kept->dpb_refs >= want->dpb_refs
       && kept->dpb_reorder >= want->dpb_reorder
       && kept->width == want->width && kept->height == want->height
+      && !kept->field_coded == !want->field_coded
       && !kept->has_extradata == !want->has_extradata
       && !kept->extradata_follows == !want->extradata_follows
       && (kept->extradata_follows
@@ -266,10 +267,11 @@ gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
 
   s = g_string_new (NULL);
   g_string_append_printf (s, "%s|%s|threads=%d/0x%x|extra=%d|strict=%d|"
-      "reorder=%d|dpb=%u+%u|%dx%d|codec-data%s=", key->codec->name,
+      "reorder=%d|dpb=%u+%u|%dx%d%s|codec-data%s=", key->codec->name,
       key->hw ? "hw" : "sw", key->thread_count, key->thread_type,
       key->extra_hw_frames, key->strict_std_compliance, key->has_b_frames,
       key->dpb_refs, key->dpb_reorder, key->width, key->height,
+      key->field_coded ? "|fields" : "",
       key->extradata_follows ? "(follows)" : "");
   if (!key->has_extradata)
     g_string_append (s, "none");

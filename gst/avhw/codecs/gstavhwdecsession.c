@@ -286,6 +286,7 @@ reuse_key (GstAvhwDecSession * s, AVCodecContext * ctx,
   if (seq) {
     s->key.dpb_refs = seq->refs;
     s->key.dpb_reorder = seq->reorder;
+    s->key.field_coded = seq->field_coded;
   }
   return TRUE;
 }

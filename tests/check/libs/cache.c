@@ -268,6 +268,12 @@ GST_START_TEST (test_decoder_key)
   other.width = 640;
   fail_if (gst_avhw_decoder_key_fits (&k1, &other));
   fail_if (gst_avhw_decoder_key_fits (&other, &k1));
+  /* field coding one way and not the other: not at all */
+  other = k1;
+  other.field_coded = TRUE;
+  fail_if (gst_avhw_decoder_key_fits (&k1, &other));
+  fail_if (gst_avhw_decoder_key_fits (&other, &k1));
+  fail_unless (gst_avhw_decoder_key_fits (&other, &other));
   fail_unless (g_str_has_prefix (s1, "h264|sw|threads=1/"), "%s", s1);
   fail_if (strstr (s1, "codec-data(follows)=") != NULL, "%s", s1);
   fail_if (g_str_equal (s1, s3));
