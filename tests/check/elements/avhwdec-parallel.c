@@ -17,6 +17,13 @@
 /* the sessions of the last parallel=4 decode (its stats) */
 static guint sessions;
 
+/* Set: each decode of check_same() starts without kept decoders. A
+ * hardware decoder kept from another stream may have a deeper reorder
+ * buffer than a new one (gst_avhw_decoder_key_fits()), which changes what
+ * FFmpeg makes of a damaged stream (one frame more or less; seen on the
+ * H200, run 70), so damaged streams compare decoders opened alike. */
+static gboolean fresh_decoders;
+
 /* Decodes "@src ! avhwdec parallel=N @opts ! avhwdownload" with N = 1 and
  * 4; both give the same frames. Returns the segments parallel=4 cut. */
 static gint
@@ -25,6 +32,8 @@ check_same (const gchar * src, const gchar * opts, guint * frames)
   DecodeResult one, four;
   gchar *desc;
 
+  if (fresh_decoders)
+    gst_avhw_cache_clear ();
   desc = g_strdup_printf ("%s ! avhwdec name=dec parallel=1 %s ! "
       "avhwdownload", src, opts);
   decode (desc, &one);
@@ -34,6 +43,8 @@ check_same (const gchar * src, const gchar * opts, guint * frames)
 
   fail_unless_equals_int (one.sessions, 1);
   fail_unless_equals_int (one.segments, 0);
+  if (fresh_decoders)
+    gst_avhw_cache_clear ();
   desc = g_strdup_printf ("%s ! avhwdec name=dec parallel=4 %s ! "
       "avhwdownload", src, opts);
   decode (desc, &four);
@@ -305,7 +316,9 @@ GST_START_TEST (test_corrupt)
     data[i] = g_rand_int (rand) & 0xff;
   path = g_strdup_printf ("%s/corrupt.h264", tmpdir);
   fail_unless (g_file_set_contents (path, data, len, NULL));
+  fresh_decoders = TRUE;
   check_file (path, "h264parse", "max-errors=-1");
+  fresh_decoders = FALSE;
   g_free (path);
   /* truncated, then garbage */
   for (k = 0; k < 2; k++) {
