@@ -179,8 +179,8 @@ query_locked (const CudaFunctions * cu, guint index, cudaVideoCodec codec)
 }
 
 /* What NVDEC of device @index decodes of the codec: whether it does (8-bit
- * 4:2:0, asked once per device and codec), how many engines and the largest coded
- * size, as the driver says (0 where it does not fill them). */
+ * 4:2:0, asked once per device and codec), how many engines and the
+ * largest coded size, as the driver says (0 where it does not fill them). */
 static void
 cuda_query_decoder (GstAvhwBackend * backend, guint index,
     enum AVCodecID codec_id, GstAvhwDecoderCaps * caps)

@@ -44,12 +44,12 @@ static GPtrArray *vk_names;
 static gchar *vk_reason;
 
 VkResult
-vk_instance_new (VkInstance * instance)
+vk_instance_new (guint32 api_version, VkInstance * instance)
 {
   VkApplicationInfo app = {
     .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
     .pApplicationName = "gst-avhw",
-    .apiVersion = VK_API_VERSION_1_1,
+    .apiVersion = api_version,
   };
   VkInstanceCreateInfo info = {
     .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
@@ -70,7 +70,7 @@ vk_list_devices_locked (void)
 
   vk_listed = TRUE;
   vk_names = g_ptr_array_new_with_free_func (g_free);
-  res = vk_instance_new (&instance);
+  res = vk_instance_new (VK_API_VERSION_1_1, &instance);
   if (res != VK_SUCCESS) {
     vk_reason = g_strdup_printf ("vkCreateInstance failed (VkResult %d): no "
         "Vulkan driver (ICD) is installed or it refused to start", res);

@@ -28,10 +28,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
     AVHW_VULKAN_BACKEND, GstAvhwBackend);
 
-/* A Vulkan instance for listing physical devices (no device is made);
- * destroy it with vkDestroyInstance(). */
+/* A Vulkan instance asking for @api_version (VK_API_VERSION_1_1 for
+ * listing physical devices; no device is made); destroy it with
+ * vkDestroyInstance(). */
 G_GNUC_INTERNAL
-VkResult vk_instance_new (VkInstance * instance);
+VkResult vk_instance_new (guint32 api_version, VkInstance * instance);
 
 /* From gstavhwvulkandevice.c: open_device: the VkDevice made with the
  * queues FFmpeg uses, one of each except video queues (FFmpeg 7.1 on);

@@ -316,7 +316,7 @@ vk_query_all_locked (void)
   guint c;
 
   caps_devices = g_array_new (FALSE, TRUE, sizeof (AvhwVkDeviceCaps));
-  if (vk_instance_new (&instance) != VK_SUCCESS)
+  if (vk_instance_new (VK_API_VERSION_1_1, &instance) != VK_SUCCESS)
     return;
   get_caps = (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR)
       vkGetInstanceProcAddr (instance,

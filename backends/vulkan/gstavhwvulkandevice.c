@@ -408,15 +408,6 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
 static gchar *
 create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
 {
-  VkApplicationInfo app = {
-    .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-    .pApplicationName = "gst-avhw",
-    .apiVersion = VK_API_VERSION_1_3,
-  };
-  VkInstanceCreateInfo iinfo = {
-    .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-    .pApplicationInfo = &app,
-  };
   VkDeviceQueueCreateInfo qinfo[G_N_ELEMENTS (q->family)];
   VkDeviceCreateInfo dinfo = { VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, };
   VkPhysicalDeviceProperties props;
@@ -429,7 +420,7 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
       || version < VK_API_VERSION_1_3)
     return g_strdup_printf ("the Vulkan loader is %u.%u; FFmpeg asks 1.3",
         VK_API_VERSION_MAJOR (version), VK_API_VERSION_MINOR (version));
-  res = vkCreateInstance (&iinfo, NULL, &d->inst);
+  res = vk_instance_new (VK_API_VERSION_1_3, &d->inst);
   if (res != VK_SUCCESS)
     return g_strdup_printf ("vkCreateInstance: VkResult %d", res);
   vkEnumeratePhysicalDevices (d->inst, &n, NULL);
