@@ -50,6 +50,13 @@ while [ $# -gt 0 ]; do
 done
 find_bench_bin
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+# ms the command "$@" took, or "fail(N)" when it exited with N
+wms() {
+    local t0 rc
+    t0=$(date +%s%N)
+    "$@" > /dev/null 2> "$tmp/wms.err"; rc=$?
+    if [ "$rc" = 0 ]; then echo $(( ($(date +%s%N) - t0) / 1000000 )); else echo "fail($rc)"; fi
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -62,18 +69,17 @@ if part startup; then
     F=$TOP/.gpu/bench/bench-1080p-h264-30f.mp4
     echo "### Start-up: one 30-frame 1080p H.264 file, whole process (ms)"
     echo
-    ms() { local t0; t0=$(date +%s%N); "$@" > /dev/null 2>&1; echo $(( ($(date +%s%N) - t0) / 1000000 )); }
     echo "| command | run 1 | run 2 | run 3 |"
     echo "| --- | ---: | ---: | ---: |"
     for what in avhwdec ffmpeg avhwdec-vulkan ffmpeg-vulkan fakesrc; do
         row=()
         for _ in 1 2 3; do
             case $what in
-                avhwdec) row+=("$(ms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
-                ffmpeg) row+=("$(ms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$F" -f null -)") ;;
-                avhwdec-vulkan) row+=("$(ms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink)") ;;
-                ffmpeg-vulkan) row+=("$(ms ffmpeg -v error -nostdin -init_hw_device vulkan=vk:0 -hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -i "$F" -f null -)") ;;
-                fakesrc) row+=("$(ms gst-launch-1.0 -q fakesrc num-buffers=1 ! fakesink)") ;;
+                avhwdec) row+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
+                ffmpeg) row+=("$(wms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$F" -f null -)") ;;
+                avhwdec-vulkan) row+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink)") ;;
+                ffmpeg-vulkan) row+=("$(wms ffmpeg -v error -nostdin -init_hw_device vulkan=vk:0 -hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -i "$F" -f null -)") ;;
+                fakesrc) row+=("$(wms gst-launch-1.0 -q fakesrc num-buffers=1 ! fakesink)") ;;
             esac
         done
         echo "| $what | ${row[0]} | ${row[1]} | ${row[2]} |"
@@ -113,13 +119,6 @@ if part whole; then
     echo
     echo "| clip | avhwdec $DEVICE | ffmpeg cuda | ratio | avhwdec vulkan | GStreamer's vulkan decoder | ffmpeg vulkan |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-    # ms of the whole process, or "fail (exit N)"
-    wms() {
-        local t0 rc
-        t0=$(date +%s%N)
-        "$@" > /dev/null 2> "$tmp/whole.err"; rc=$?
-        if [ "$rc" = 0 ]; then echo $(( ($(date +%s%N) - t0) / 1000000 )); else echo "fail($rc)"; fi
-    }
     best() { printf '%s\n' "$@" | sort -n | head -n1; }
     for c in h264 h265; do
         F=$CLIPS/bench-1080p-$c.mp4
