@@ -16,7 +16,12 @@
  * teardown. Device reuse follows GST_AVHW_REUSE (run once with it unset and
  * once with GST_AVHW_REUSE=0). Markdown on stdout; --csv FILE for a plot.
  *
- *   reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] [--label L] FILE
+ *   reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] [--label L] FILE...
+ *
+ * With several FILEs the iterations take them in turn (issue 30, item 5:
+ * distinct clips on one kept decoder); each row names its file and whether
+ * avhwdec took a kept decoder, and the summary gives the time to the first
+ * frame over the passes after the first.
  *
  * A benchmark, not a test: it never fails on a slow number, only when a
  * pipeline errors or stalls.
@@ -96,7 +101,7 @@ main (int argc, char **argv)
         "label for the CSV rows (default: reuse-on / reuse-off)", "L"},
     {NULL}
   };
-  GOptionContext *octx = g_option_context_new ("FILE - the reuse scenario");
+  GOptionContext *octx = g_option_context_new ("FILE... - the reuse scenario");
   GError *err = NULL;
   FILE *csv = NULL;
   gdouble *ttff, *wall, *build, *decode, *down, t_main = bench_now_s ();
@@ -107,17 +112,20 @@ main (int argc, char **argv)
   guint distinct_ctx, failures = 0, n_devices = 0, n_frames = 0;
   guint64 n_opens = 0, n_frames_created = 0;
   gboolean cuda, reuse;
-  guint cuda_index = 0;
+  guint cuda_index = 0, n_files;
+  gdouble *later = NULL;
+  guint n_later = 0;
   gint i;
 
   g_option_context_add_main_entries (octx, entries, NULL);
   g_option_context_add_group (octx, gst_init_get_option_group ());
-  if (!g_option_context_parse (octx, &argc, &argv, &err) || argc != 2
+  if (!g_option_context_parse (octx, &argc, &argv, &err) || argc < 2
       || iterations < 1) {
     g_printerr ("%s\n", err ? err->message :
-        "usage: reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] FILE");
+        "usage: reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] FILE...");
     return 2;
   }
+  n_files = (guint) argc - 1;
   g_option_context_free (octx);
   /* the downloader on the decoder's device: with device=auto it would open
    * the best device at READY, before avhwdec has its own (elements.md) */
@@ -147,26 +155,32 @@ main (int argc, char **argv)
   g_print ("## reuse: %d pipelines in one process, device=%s, reuse %s "
       "(GST_AVHW_REUSE=%s)\n\n", iterations, device, reuse ? "on" : "off",
       g_getenv ("GST_AVHW_REUSE") ? g_getenv ("GST_AVHW_REUSE") : "unset");
-  g_print ("`filesrc location=%s ! parsebin ! avhwdec device=%s %s ! %s`\n\n",
-      argv[1], device, dec_opts ? dec_opts : "", sink);
+  g_print ("`filesrc location=%s%s ! parsebin ! avhwdec device=%s %s ! %s`"
+      "\n\n", argv[1], n_files > 1 ? " (and the other files in turn)" : "",
+      device, dec_opts ? dec_opts : "", sink);
   g_print ("device memory before the first pipeline: process %s MiB, "
       "GPU %s MiB\n\n", bench_fmt (mem0_proc, "%.0f"),
       bench_fmt (mem0_gpu, "%.0f"));
   g_print ("| iter | wall ms | build ms | TTFF ms | decode ms | teardown ms | "
       "frames | dev MiB at EOS (process) | dev MiB after teardown (process) | "
-      "GPU MiB after | device ctx id | CUDA primary ctx after |\n");
+      "GPU MiB after | device ctx id | CUDA primary ctx after | decoder | "
+      "file |\n");
   g_print ("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-      "---: | ---: | --- |\n");
+      "---: | ---: | --- | --- | --- |\n");
 
   ttff = g_new0 (gdouble, iterations);
   wall = g_new0 (gdouble, iterations);
   build = g_new0 (gdouble, iterations);
   decode = g_new0 (gdouble, iterations);
   down = g_new0 (gdouble, iterations);
+  later = g_new0 (gdouble, iterations);
   for (i = 0; i < iterations; i++) {
+    const gchar *file = argv[1 + (guint) i % n_files];
     gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! parsebin ! "
-        "avhwdec name=dec device=%s %s ! %s", argv[1], device,
+        "avhwdec name=dec device=%s %s ! %s", file, device,
         dec_opts ? dec_opts : "", sink);
+    gchar *base = g_path_get_basename (file);
+    guint64 hits0, hits1, misses0, misses1;
     Probe probe = { 0 };
     GstElement *pipeline, *sinkel, *dec;
     GstPad *pad;
@@ -180,6 +194,7 @@ main (int argc, char **argv)
     gboolean ok = TRUE;
 
     g_mutex_init (&probe.lock);
+    gst_avhw_cache_get_decoder_stats (NULL, &hits0, &misses0);
     t0 = bench_now_s ();
     pipeline = gst_parse_launch (desc, &err);
     if (!pipeline) {
@@ -219,6 +234,7 @@ main (int argc, char **argv)
     if (msg)
       gst_message_unref (msg);
     mem_eos = bench_proc_used_mib ();
+    gst_avhw_cache_get_decoder_stats (NULL, &hits1, &misses1);
     g_object_get (dec, "active-device", &active, NULL);
     if (active) {
       ctx_id = gst_avhw_device_get_context_id (active);
@@ -243,6 +259,8 @@ main (int argc, char **argv)
     decode[i] = probe.frames ? (t_eos - probe.t_first) * 1e3 : -1;
     down[i] = (t_end - t_down) * 1e3;
     n_frames = probe.frames;
+    if ((guint) i >= n_files && ok)
+      later[n_later++] = ttff[i];
     if (i == 0)
       first_after = mem_after;
     if (i == 1)
@@ -255,9 +273,10 @@ main (int argc, char **argv)
     c = bench_fmt (gpu_after, "%.0f");
     t = bench_fmt (ok ? ttff[i] : -1, "%.1f");
     g_print ("| %d | %.1f | %.1f | %s | %.1f | %.1f | %u | %s | %s | %s | %"
-        G_GUINT64_FORMAT " | %s |\n", i + 1, wall[i], build[i], t, decode[i],
-        down[i], probe.frames, a, b, c, ctx_id, primary < 0 ? "-" : primary ?
-        "active" : "released");
+        G_GUINT64_FORMAT " | %s | %s | %s |\n", i + 1, wall[i], build[i], t,
+        decode[i], down[i], probe.frames, a, b, c, ctx_id, primary < 0 ? "-" :
+        primary ? "active" : "released", hits1 > hits0 ? "kept" :
+        misses1 > misses0 ? "opened" : "-", base);
     if (csv)
       fprintf (csv, "%s,%d,%.3f,%.3f,%u,%s,%s,%s,%" G_GUINT64_FORMAT ",%d,"
           "%.3f,%.3f,%.3f\n", label, i + 1, wall[i], ttff[i], probe.frames, a,
@@ -267,6 +286,7 @@ main (int argc, char **argv)
     g_free (b);
     g_free (c);
     g_free (desc);
+    g_free (base);
     g_mutex_clear (&probe.lock);
   }
 
@@ -318,6 +338,19 @@ main (int argc, char **argv)
     g_free (f);
     g_free (mx);
   }
+  if (n_files > 1 && n_later > 0) {
+    gdouble mx = 0;
+    guint j;
+
+    for (j = 0; j < n_later; j++)
+      mx = MAX (mx, later[j]);
+    g_print ("%u files in turn: TTFF over the passes after the first (%u "
+        "pipelines): median %.1f ms, max %.1f ms\n", n_files, n_later,
+        median (later, n_later), mx);
+    g_print ("RESULT label=%s files=%u ttff_later_median_ms=%.1f "
+        "ttff_later_max_ms=%.1f\n", label, n_files, median (later, n_later),
+        mx);
+  }
   if (csv)
     fclose (csv);
   g_hash_table_unref (ctx_ids);
@@ -326,5 +359,6 @@ main (int argc, char **argv)
   g_free (build);
   g_free (decode);
   g_free (down);
+  g_free (later);
   return failures ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "startup whole vkopen threads streams"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup whole vkopen threads streams distinct"] [--device D] [--clips DIR]
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
@@ -33,12 +33,18 @@
 #            CPU ms a frame, device memory, NVDEC use (nvidia-smi dmon); then
 #            SP_PROCS (none) processes of the first K each at once, their
 #            steady fps summed
+#   distinct .gpu/distinct-mp4's distinct clips of each codec (make-bundle.sh;
+#            other profiles, references, B-frames, one size), in turn,
+#            SP_DISTINCT_PASSES (3) times over, in one process
+#            (avhw-bench-reuse with all the files), on D and on vulkan: the
+#            time to each clip's first frame and whether a kept decoder took
+#            it (issue 30, item 5: <= 15 ms after the first pass)
 # Prints Markdown.
 set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="startup whole vkopen threads streams"
+PARTS="startup whole vkopen threads streams distinct"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -199,6 +205,29 @@ if part streams; then
         sum=$(cat "$tmp"/proc* | sed -n 's/.* steady_fps=\([0-9.]*\) .*/\1/p' | awk '{ s += $1 } END { printf "%.1f", s }')
         echo "- $p processes of $k pipelines at once: steady fps summed $sum ($(cat "$tmp"/proc* | sed -n 's/.* steady_fps=\([0-9.]*\) .*/\1/p' | tr '\n' ' '))"
         rm -f "$tmp"/proc*
+    done
+    echo
+fi
+
+if part distinct; then
+    echo "### Distinct clips on kept decoders, $((${SP_DISTINCT_PASSES:-3})) passes in one process"
+    echo
+    echo "| codec | device | clips | TTFF after the first pass, median / max ms | decoder cache hits / misses |"
+    echo "| --- | --- | ---: | --- | --- |"
+    for c in h264 h265; do
+        set -- "$TOP"/.gpu/distinct-mp4/$c/*.mp4
+        [ -f "$1" ] || { echo "| $c | - | 0 | no .gpu/distinct-mp4/$c (make-bundle.sh) | - |"; continue; }
+        for d in "$DEVICE" vulkan; do
+            "$BENCH_BIN/avhw-bench-reuse" -n $(($# * ${SP_DISTINCT_PASSES:-3})) -d "$d" \
+                --label "distinct-$c-$d" "$@" > "$tmp/reuse.md" 2> "$tmp/reuse.err"
+            rc=$?
+            cat "$tmp/reuse.md" >&2
+            med=$(sed -n 's/.* ttff_later_median_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
+            max=$(sed -n 's/.* ttff_later_max_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
+            cache=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
+            [ "$rc" = 0 ] || med="fail($rc): $(tail -n 1 "$tmp/reuse.err")"
+            echo "| $c | $d | $# | ${med:--} / ${max:--} | ${cache:--} |"
+        done
     done
     echo
 fi
