@@ -3,7 +3,8 @@
 """Decode a folder of clips into batches of RGB tensors (docs/python.md).
 
     python3 docs/examples/clip_batches.py [--device cuda:0] [--size 224]
-                                          [--batch 32] [--check] FOLDER
+                                          [--batch 32] [--pipelines 4]
+                                          [--check] FOLDER
 
 Each clip goes through its own pipeline,
 
@@ -11,8 +12,13 @@ Each clip goes through its own pipeline,
             ! video/x-raw(memory:AVHWCUDA),format=RGBP,width=224,height=224
             ! appsink
 
-and pipelines one after another share one device (and, where the stream
-allows, one opened decoder). The device converts to RGB while it scales
+and the pipelines share one device (and, where the stream allows, the
+decoders they leave). --pipelines clips (default 4) are decoded at once,
+ahead of the batch being filled: a clip's set-up and start overlap the
+others' decoding, so the device's decoder is kept busy; batches still come
+in the folder's order. Each clip is held whole (a (T, 3, size, size) uint8
+tensor, 4.5 MiB for 30 frames at 224) until its frames are batched.
+The device converts to RGB while it scales
 (cuda-convert on a cuda device, libplacebo on Vulkan, which makes packed
 RGBA); GstAvhw.batches() stacks the frames into tensors without any colour
 arithmetic here. On a cuda device the frames reach PyTorch through DLPack
@@ -22,6 +28,8 @@ float32, (N, 3, size, size), RGB in [0, 1]. --check also checks every
 batch and compares the first frame with GStreamer's own videoconvertscale.
 """
 import argparse
+import collections
+import concurrent.futures
 import glob
 import math
 import os
@@ -44,7 +52,24 @@ except ImportError:
 Gst.init(None)
 
 
-def clip_batches(paths, device="cuda:0", size=224, batch=32):
+def decode_clip(path, device, caps):
+    """All frames of one clip, (T, 3, H, W) uint8 RGB."""
+    # avhwupload passes the device's frames through and uploads those
+    # decoded in software (a codec the device does not decode)
+    p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! "
+                         f"avhwdec device={device} ! avhwupload device={device} ! "
+                         f"avhwconvertscale ! {caps} ! "
+                         "appsink name=s sync=false max-buffers=4")
+    p.set_state(Gst.State.PLAYING)
+    try:
+        return torch.cat(list(GstAvhw.batches(p.get_by_name("s"), 32)))
+    except RuntimeError as e:
+        raise RuntimeError(f"{path}: {e}") from None
+    finally:
+        p.set_state(Gst.State.NULL)
+
+
+def clip_batches(paths, device="cuda:0", size=224, batch=32, pipelines=4):
     """Yields (N, 3, size, size) RGB tensors, N = batch (less at the end)."""
     dev = GstAvhw.Device.open(device, None)
     backend = dev.get_backend()
@@ -54,25 +79,27 @@ def clip_batches(paths, device="cuda:0", size=224, batch=32):
             f"width={size},height={size}")
     if backend.get_name() != "cuda":        # no array interface on the device
         caps += " ! avhwdownload"
-    def samples():
-        for path in paths:
-            # avhwupload passes the device's frames through and uploads those
-            # decoded in software (a codec the device does not decode)
-            p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! "
-                                 f"avhwdec device={device} ! avhwupload device={device} ! "
-                                 f"avhwconvertscale ! {caps} ! "
-                                 "appsink name=s sync=false max-buffers=4")
-            p.set_state(Gst.State.PLAYING)
-            try:
-                yield from GstAvhw.samples(p.get_by_name("s"))
-            except RuntimeError as e:
-                raise RuntimeError(f"{path}: {e}") from None
-            finally:
-                p.set_state(Gst.State.NULL)
-
-    # batches run on across clips: all but the last are full
-    for b in GstAvhw.batches(samples(), batch):
-        yield b.float().div_(255)
+    pending, held, n_held = collections.deque(), [], 0
+    with concurrent.futures.ThreadPoolExecutor(max(1, pipelines)) as pool:
+        todo = iter(paths)
+        for path in todo:
+            pending.append(pool.submit(decode_clip, path, dev.get_name(), caps))
+            if len(pending) >= pipelines:
+                break
+        while pending:
+            clip = pending.popleft().result()
+            for path in todo:       # the next clip takes the freed place
+                pending.append(pool.submit(decode_clip, path, dev.get_name(), caps))
+                break
+            # batches run on across clips: all but the last are full
+            held.append(clip)
+            n_held += clip.shape[0]
+            while n_held >= batch:
+                frames = torch.cat(held)
+                yield frames[:batch].float().div_(255)
+                held, n_held = [frames[batch:]], frames.shape[0] - batch
+        if n_held:
+            yield torch.cat(held).float().div_(255)
 
 
 def count_frames(path):
@@ -113,24 +140,28 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--size", type=int, default=224)
     ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--pipelines", type=int, default=4,
+                    help="clips decoded at once (default 4)")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     paths = sorted(p for p in glob.glob(os.path.join(a.folder, "*")) if os.path.isfile(p))
     if not paths:
         sys.exit(f"no clips in {a.folder}")
-    n, first, where, t0 = 0, None, None, time.perf_counter()
-    for b in clip_batches(paths, a.device, a.size, a.batch):
+    n, first, where, got, t0 = 0, None, None, [], time.perf_counter()
+    for b in clip_batches(paths, a.device, a.size, a.batch, a.pipelines):
         if a.check:
             assert b.dtype == torch.float32 and b.shape[1:] == (3, a.size, a.size), b.shape
             assert 0 < b.shape[0] <= a.batch
             assert float(b.min()) >= 0 and float(b.max()) <= 1
+            got.append(b.mul(255).round_().to(torch.uint8).cpu())
         if first is None:
             first = b[0].cpu()
             where = b.device
         n += b.shape[0]
     dt = time.perf_counter() - t0
     print(f"{len(paths)} clips, {n} frames in {dt:.2f} s: {len(paths) / dt:.1f} clips/s, "
-          f"{n / dt:.0f} frames/s, batches of {a.batch} on {where}")
+          f"{n / dt:.0f} frames/s, batches of {a.batch} on {where}, "
+          f"{a.pipelines} pipeline(s) at once")
     if a.check:
         want = sum(count_frames(p) for p in paths)
         assert n == want, f"{n} frames decoded, the clips hold {want}"
@@ -141,6 +172,13 @@ def main():
         print(f"check: {n} frames; first frame against videoconvertscale: "
               f"mean |diff| {diff:.4f}, PSNR {psnr:.1f} dB")
         assert diff < 0.04, "the RGB conversion differs from GStreamer's"
+        if a.pipelines > 1:
+            # the same batches, in the same order, as one clip at a time
+            for i, b in enumerate(clip_batches(paths, a.device, a.size, a.batch, 1)):
+                assert i < len(got) and torch.equal(b.mul(255).round_().to(torch.uint8).cpu(),
+                                                    got[i]), f"batch {i} differs from one clip at a time"
+            assert i == len(got) - 1, "fewer batches one clip at a time"
+            print(f"check: the {len(got)} batches equal those of one pipeline at a time")
 
 
 if __name__ == "__main__":
