@@ -9,7 +9,7 @@
 # TESTs: names under tests/python (default: gpu_frames frames gstavhw
 # cuda_arrays tensors concurrent), `example` (docs/examples/clip_batches.py
 # over EXAMPLE_DIR, default a folder of the 30-frame 1080p clips, 10 of each
-# codec), `manyclips` (docs/examples/many_clips.py --threads 7 over the same
+# codec (EX_N), with --pipelines each of EX_PIPELINES, default 4), `manyclips` (docs/examples/many_clips.py --threads 7 over the same
 # folders) and `dataset` (docs/examples/clip_dataset.py as one torchrun
 # rank, DataLoader workers 0 and 2).
 # PyGObject's gi._gi and gst-python's _gi_gst are compiled here with the
@@ -89,7 +89,7 @@ if [ -z "${EXAMPLE_DIR:-}" ]; then
     for c in h264 h265; do
         f=$TOP/.gpu/bench/bench-1080p-$c-30f.mp4
         [ -f "$f" ] || continue
-        for i in 0 1 2 3 4 5 6 7 8 9; do ln -sf "$f" "$EX/$c-$i.mp4"; done
+        for i in $(seq 0 $((${EX_N:-10} - 1))); do ln -sf "$f" "$EX/$c-$i.mp4"; done
     done
 fi
 
@@ -122,12 +122,14 @@ for t in $TESTS; do
         for c in h264 h265; do
             ls "$EX"/$c-*.mp4 > /dev/null 2>&1 || continue
             mkdir -p "$W/ex-$c"; ln -sf "$EX"/$c-*.mp4 "$W/ex-$c/"
-            timeout -k 5 240 "$PY" docs/examples/clip_batches.py --device "${DEVICE:-cuda:0}" \
-                --size 224 --batch 32 --check "$W/ex-$c" > "$L/example-$c.log" 2>&1
-            rc=$?
-            tail -n 4 "$L/example-$c.log"
-            if [ $rc = 0 ]; then r=PASS; elif [ $rc = 77 ]; then r=SKIP; else r="FAIL (exit $rc)"; fi
-            res "$r example $c: $(grep -m1 -E '^[0-9]+ clips' "$L/example-$c.log")"
+            for np in ${EX_PIPELINES:-4}; do
+                timeout -k 5 240 "$PY" docs/examples/clip_batches.py --device "${DEVICE:-cuda:0}" \
+                    --size 224 --batch 32 --pipelines "$np" --check "$W/ex-$c" > "$L/example-$c-p$np.log" 2>&1
+                rc=$?
+                tail -n 4 "$L/example-$c-p$np.log"
+                if [ $rc = 0 ]; then r=PASS; elif [ $rc = 77 ]; then r=SKIP; else r="FAIL (exit $rc)"; fi
+                res "$r example $c: $(grep -m1 -E '^[0-9]+ clips' "$L/example-$c-p$np.log")"
+            done
         done
         continue
     fi

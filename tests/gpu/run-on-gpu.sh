@@ -93,7 +93,7 @@
 #                for this machine's python3 from .gpu/pygobject-kit.tar.xz
 #                (make-pygobject-kit.sh), then tests/python (gpu_frames: NVDEC frames
 #                into torch.from_dlpack and CuPy, no copy, bit-exact) and
-#                docs/examples/clip_batches.py; $OUT/python.txt
+#                docs/examples/clip_batches.py (PY_TESTS: only those); $OUT/python.txt
 #   nvbench      (not in the default list) GStreamer's nvh264dec/nvh265dec rows of
 #                throughput.sh and scaling.sh, with ffmpeg cuda and
 #                ffmpeg cuda -threads 1 beside avhwdec
@@ -526,7 +526,8 @@ fi
 if has python; then
     stage "python: PyGObject for this machine's Python, then tests/python and the docs example"
     b=$(budget 400)
-    OUT=$OUT LOGS=$LOGS DEVICE=$DEVICE timeout -k 10 "$b" bash tests/gpu/python-on-gpu.sh
+    # shellcheck disable=SC2086
+    OUT=$OUT LOGS=$LOGS DEVICE=$DEVICE timeout -k 10 "$b" bash tests/gpu/python-on-gpu.sh ${PY_TESTS:-}
     echo "python-on-gpu.sh exit $? (124: cut at ${b} s)"
 fi
 
