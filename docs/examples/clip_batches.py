@@ -30,7 +30,9 @@ batch and compares the first frame with GStreamer's own videoconvertscale.
 import argparse
 import collections
 import concurrent.futures
+import functools
 import glob
+import itertools
 import math
 import os
 import sys
@@ -51,46 +53,24 @@ except ImportError:
 
 Gst.init(None)
 
-
-def decode_clip(path, device, caps):
-    """All frames of one clip, (T, 3, H, W) uint8 RGB."""
-    # avhwupload passes the device's frames through and uploads those
-    # decoded in software (a codec the device does not decode)
-    p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! "
-                         f"avhwdec device={device} ! avhwupload device={device} ! "
-                         f"avhwconvertscale ! {caps} ! "
-                         "appsink name=s sync=false max-buffers=4")
-    p.set_state(Gst.State.PLAYING)
-    try:
-        return torch.cat(list(GstAvhw.batches(p.get_by_name("s"), 32)))
-    except RuntimeError as e:
-        raise RuntimeError(f"{path}: {e}") from None
-    finally:
-        p.set_state(Gst.State.NULL)
+# one clip's pipeline, as many_clips.py runs it (this folder is on sys.path)
+from many_clips import decode_clip, rgb_caps  # noqa: E402
 
 
 def clip_batches(paths, device="cuda:0", size=224, batch=32, pipelines=4):
     """Yields (N, 3, size, size) RGB tensors, N = batch (less at the end)."""
     dev = GstAvhw.Device.open(device, None)
-    backend = dev.get_backend()
-    # planar RGB where the device's converter makes it, else packed
-    caps = (f"video/x-raw({backend.get_caps_feature()}),"
-            f"format=(string){{RGBP,RGBA,RGBx,BGRA,BGRx}},"
-            f"width={size},height={size}")
-    if backend.get_name() != "cuda":        # no array interface on the device
-        caps += " ! avhwdownload"
-    pending, held, n_held = collections.deque(), [], 0
+    decode = functools.partial(decode_clip, device=dev.get_name(),
+                               caps=rgb_caps(dev, size))
+    held, n_held = [], 0
     with concurrent.futures.ThreadPoolExecutor(max(1, pipelines)) as pool:
         todo = iter(paths)
-        for path in todo:
-            pending.append(pool.submit(decode_clip, path, dev.get_name(), caps))
-            if len(pending) >= pipelines:
-                break
+        pending = collections.deque(pool.submit(decode, p)
+                                    for p in itertools.islice(todo, max(1, pipelines)))
         while pending:
             clip = pending.popleft().result()
-            for path in todo:       # the next clip takes the freed place
-                pending.append(pool.submit(decode_clip, path, dev.get_name(), caps))
-                break
+            # the next clip takes the freed place
+            pending.extend(pool.submit(decode, p) for p in itertools.islice(todo, 1))
             # batches run on across clips: all but the last are full
             held.append(clip)
             n_held += clip.shape[0]
@@ -100,6 +80,11 @@ def clip_batches(paths, device="cuda:0", size=224, batch=32, pipelines=4):
                 held, n_held = [frames[batch:]], frames.shape[0] - batch
         if n_held:
             yield torch.cat(held).float().div_(255)
+
+
+def as_bytes(batch):
+    """A [0, 1] float batch back as the uint8 it was made from, on the CPU."""
+    return batch.mul(255).round_().to(torch.uint8).cpu()
 
 
 def count_frames(path):
@@ -153,7 +138,7 @@ def main():
             assert b.dtype == torch.float32 and b.shape[1:] == (3, a.size, a.size), b.shape
             assert 0 < b.shape[0] <= a.batch
             assert float(b.min()) >= 0 and float(b.max()) <= 1
-            got.append(b.mul(255).round_().to(torch.uint8).cpu())
+            got.append(as_bytes(b))
         if first is None:
             first = b[0].cpu()
             where = b.device
@@ -175,8 +160,8 @@ def main():
         if a.pipelines > 1:
             # the same batches, in the same order, as one clip at a time
             for i, b in enumerate(clip_batches(paths, a.device, a.size, a.batch, 1)):
-                assert i < len(got) and torch.equal(b.mul(255).round_().to(torch.uint8).cpu(),
-                                                    got[i]), f"batch {i} differs from one clip at a time"
+                assert i < len(got) and torch.equal(as_bytes(b), got[i]), \
+                    f"batch {i} differs from one clip at a time"
             assert i == len(got) - 1, "fewer batches one clip at a time"
             print(f"check: the {len(got)} batches equal those of one pipeline at a time")
 

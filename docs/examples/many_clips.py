@@ -43,8 +43,23 @@ except ImportError:
 Gst.init(None)
 
 
+def rgb_caps(dev, size):
+    """What follows avhwconvertscale for RGB frames of size x size on
+    GstAvhw.Device dev: planar RGB where its converter makes it, else
+    packed; in system memory on a device other than cuda."""
+    backend = dev.get_backend()
+    caps = (f"video/x-raw({backend.get_caps_feature()}),"
+            "format=(string){RGBP,RGBA,RGBx,BGRA,BGRx},"
+            f"width={size},height={size}")
+    if backend.get_name() != "cuda":        # no array interface on the device
+        caps += " ! avhwdownload"
+    return caps
+
+
 def decode_clip(path, device, caps):
     """All frames of one clip, (T, 3, H, W) uint8 RGB."""
+    # avhwupload passes the device's frames through and uploads those
+    # decoded in software (a codec the device does not decode)
     p = Gst.parse_launch(f"filesrc location=\"{path}\" ! parsebin ! "
                          f"avhwdec device={device} ! avhwupload device={device} ! "
                          f"avhwconvertscale ! {caps} ! "
@@ -62,12 +77,7 @@ def decode_all(paths, device, size, threads, consume):
     """Decodes every clip once, `threads` at a time; consume(path, clip)
     is called on the decoding thread. Raises the first clip's error."""
     dev = GstAvhw.Device.open(device, None)
-    backend = dev.get_backend()
-    caps = (f"video/x-raw({backend.get_caps_feature()}),"
-            "format=(string){RGBP,RGBA,RGBx,BGRA,BGRx},"
-            f"width={size},height={size}")
-    if backend.get_name() != "cuda":        # no array interface on the device
-        caps += " ! avhwdownload"
+    caps = rgb_caps(dev, size)
     todo, errors = queue.Queue(), []
     for p in paths:
         todo.put(p)
