@@ -197,12 +197,14 @@ done
 # where opening a Vulkan device goes: built only with Vulkan headers
 [ -x "$BUILD/tests/bench/avhw-bench-vk-open" ] && cp "$BUILD/tests/bench/avhw-bench-vk-open" "$BIN/"
 
-# the LD_PRELOAD timer (tests/bench/lavc-time.c), beside the programs
-if [ -f "$BUILD/tests/bench/libavhw-lavc-time.so" ]; then
-    cp "$BUILD/tests/bench/libavhw-lavc-time.so" "$BIN/"
-else
-    cc -shared -fPIC -O2 -Wall -Werror tests/bench/lavc-time.c -o "$BIN/libavhw-lavc-time.so" -ldl
-fi
+# the LD_PRELOAD timers (tests/bench/lavc-time.c, cu-time.c), beside the programs
+for t in lavc-time cu-time; do
+    if [ -f "$BUILD/tests/bench/libavhw-$t.so" ]; then
+        cp "$BUILD/tests/bench/libavhw-$t.so" "$BIN/"
+    else
+        cc -shared -fPIC -O2 -Wall -Werror "tests/bench/$t.c" -o "$BIN/libavhw-$t.so" -ldl
+    fi
+done
 
 # 5. the bundle (ivfparse: parsebin needs it for the IVF streams of the corpus;
 # mpegtsmux: tests/gpu/transcode.sh; vulkan, Debian 13 only: vulkandownload for
