@@ -41,6 +41,11 @@ G_BEGIN_DECLS
  *   only (such a sequence has another coded height in macroblocks, and
  *   FFmpeg sets its hwaccel up again; FFmpeg 7.1's Vulkan H.264 crashed
  *   doing it on a kept decoder, run 69)
+ * @sequence_reinit: the decoder sets its hardware decoder up again for
+ *   every sequence other than its last (FFmpeg's hevc on a device, at each
+ *   new SPS: on NVDEC a cuvidDestroyDecoder of ~220 ms, then a new
+ *   decoder), so a kept one whose codec data differs is taken only where
+ *   the device keeps no more decoders (see gst_avhw_device_take_decoder())
  *
  * What an opened decoder is for, as the decoder cache matches it: a kept
  * decoder goes to a key it fits (gst_avhw_decoder_key_fits()). Fill it
@@ -64,9 +69,10 @@ typedef struct
   gint width;
   gint height;
   gboolean field_coded;
+  gboolean sequence_reinit;
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING - 1];
+  gpointer _gst_reserved[GST_PADDING - 2];
 } GstAvhwDecoderKey;
 
 GST_AVHW_API

@@ -86,6 +86,23 @@ limit_locked (GstAvhwDevice * device)
   return MAX (GST_AVHW_DECODERS_CACHE_DEFAULT_LIMIT, l ? l->peak : 0);
 }
 
+/* lock held: whether @device can keep one decoder more than it keeps and
+ * has open */
+static gboolean
+has_room_locked (GstAvhwDevice * device)
+{
+  Load *l = loads ? g_hash_table_lookup (loads,
+      gst_avhw_device_get_name (device)) : NULL;
+  guint n = l ? l->open : 0;
+  GList *i;
+
+  /* as trim_locked() counts them */
+  for (i = lru.head; i; i = i->next)
+    if (((Entry *) i->data)->device == device)
+      n++;
+  return n + 1 <= limit_locked (device);
+}
+
 /* lock held: the entries past each device's limit, to free outside it */
 static GList *
 trim_locked (void)
@@ -186,6 +203,10 @@ gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
   key->extradata_follows = hw
       && ((codec->id == AV_CODEC_ID_H264 && g_str_equal (codec->name, "h264"))
       || (codec->id == AV_CODEC_ID_HEVC && g_str_equal (codec->name, "hevc")));
+  /* hevc_frame_start(): a new SPS makes FFmpeg's hevc call get_format
+   * again, which re-creates the hwaccel (5.1 and 7.1) */
+  key->sequence_reinit = hw && codec->id == AV_CODEC_ID_HEVC
+      && g_str_equal (codec->name, "hevc");
   if (ctx->extradata_size > 0) {
     GChecksum *sha1 = g_checksum_new (G_CHECKSUM_SHA1);
     gsize len = sizeof (key->extradata_sha1);
@@ -291,7 +312,12 @@ gst_avhw_decoder_key_to_string (const GstAvhwDecoderKey * key)
  * @key, else the one given last whose key fits @key
  * (gst_avhw_decoder_key_fits()). Where the codec data follows
  * (@key's extradata_follows), the caller gives the decoder its stream's
- * codec data with the first packet.
+ * codec data with the first packet. A decoder that would set its hardware
+ * up again for that codec data (@key's sequence_reinit) is not taken
+ * while the device has room for one more (its kept and open decoders,
+ * and this one, within the limit): a new one costs less than the old
+ * one's destroy, and the kept one stays for streams of its own codec
+ * data (clips of a few encoder settings in turn, the second time round).
  *
  * Returns: (transfer full) (nullable): an opened context for @device that
  *   can take @key's stream, or %NULL (a miss: open one)
@@ -322,6 +348,13 @@ gst_avhw_device_take_decoder (GstAvhwDevice * device,
       fit = l;
       break;
     }
+  }
+  if (fit && key->sequence_reinit && !gst_avhw_decoder_key_equal
+      (&((Entry *) fit->data)->key, key) && has_room_locked (device)) {
+    GST_DEBUG ("%s: a kept decoder of other codec data would set its "
+        "hardware up again: opening another", gst_avhw_device_get_name
+        (device));
+    fit = NULL;
   }
   if (fit) {
     Entry *e = fit->data;

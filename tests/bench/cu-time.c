@@ -7,10 +7,11 @@
  * take each function with dlsym(); this library puts itself in front of
  * dlsym() and hands out a timing wrapper for the calls listed below. At
  * exit it prints to stderr, per function called: calls, total ms, max ms,
- * and the process's wall time:
+ * and the process's wall time (children such as gst-plugin-scanner inherit
+ * LD_PRELOAD and print their own rows):
  *
- *   CU-TIME label=L fn=cuvidCreateDecoder calls=N total_ms=T max_ms=M
- *   CU-TIME label=L wall_ms=W
+ *   CU-TIME label=L process=P fn=cuvidCreateDecoder calls=N total_ms=T max_ms=M
+ *   CU-TIME label=L process=P wall_ms=W
  *
  * CU_TIME_TRACE=US also prints each call that took US microseconds or
  * more as it returns, with its end time in ms since the library loaded and
@@ -32,6 +33,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -239,11 +241,13 @@ __attribute__((destructor))
     long long n = atomic_load (&calls[i]);
 
     if (n)
-      fprintf (out, "CU-TIME label=%s fn=%s calls=%lld total_ms=%.3f "
-          "max_ms=%.3f\n", label ? label : "-", names[i], n,
+      fprintf (out, "CU-TIME label=%s process=%s fn=%s calls=%lld "
+          "total_ms=%.3f max_ms=%.3f\n", label ? label : "-",
+          program_invocation_short_name, names[i], n,
           atomic_load (&total_ns[i]) / 1e6, atomic_load (&max_ns[i]) / 1e6);
   }
-  fprintf (out, "CU-TIME label=%s wall_ms=%.1f\n", label ? label : "-",
+  fprintf (out, "CU-TIME label=%s process=%s wall_ms=%.1f\n",
+      label ? label : "-", program_invocation_short_name,
       (now_ns () - t_load) / 1e6);
   if (out != stderr)
     fclose (out);

@@ -16,7 +16,8 @@
  * teardown. Device reuse follows GST_AVHW_REUSE (run once with it unset and
  * once with GST_AVHW_REUSE=0). Markdown on stdout; --csv FILE for a plot.
  *
- *   reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] [--label L] FILE...
+ *   reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] [--label L]
+ *     [--decoders-limit N] FILE...
  *
  * With several FILEs the iterations take them in turn (issue 30, item 5:
  * distinct clips on one kept decoder); each row names its file and whether
@@ -83,12 +84,15 @@ main (int argc, char **argv)
   gint iterations = 20;
   gchar *device = g_strdup ("auto");
   gchar *sink = NULL, *dec_opts = NULL;
+  gint decoders_limit = -1;
   gchar *csv_path = NULL, *label = NULL;
   GOptionEntry entries[] = {
     {"iterations", 'n', 0, G_OPTION_ARG_INT, &iterations,
         "pipelines built, run and torn down (default 20)", "N"},
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device,
         "avhwdec device (default auto)", "D"},
+    {"decoders-limit", 0, 0, G_OPTION_ARG_INT, &decoders_limit,
+        "decoders the cache keeps per device (default: the library's)", "N"},
     {"dec-opts", 0, 0, G_OPTION_ARG_STRING, &dec_opts,
         "more avhwdec properties (\"parallel=7 max-buffered=2048\")", "P"},
     {"sink", 's', 0, G_OPTION_ARG_STRING, &sink,
@@ -122,7 +126,8 @@ main (int argc, char **argv)
   if (!g_option_context_parse (octx, &argc, &argv, &err) || argc < 2
       || iterations < 1) {
     g_printerr ("%s\n", err ? err->message :
-        "usage: reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] FILE...");
+        "usage: reuse [-n N] [-d DEVICE] [--sink DESC] [--csv FILE] "
+        "[--decoders-limit N] FILE...");
     return 2;
   }
   n_files = (guint) argc - 1;
@@ -134,6 +139,8 @@ main (int argc, char **argv)
         "sync=false", device);
   gst_init (NULL, NULL);
   gst_avhw_init ();
+  if (decoders_limit >= 0)
+    gst_avhw_cache_set_decoders_limit ((guint) decoders_limit);
 
   reuse = gst_avhw_cache_get_reuse ();
   if (!label)

@@ -38,7 +38,9 @@
 #            SP_DISTINCT_PASSES (3) times over, in one process
 #            (avhw-bench-reuse with all the files), on D and on vulkan: the
 #            time to each clip's first frame and whether a kept decoder took
-#            it (issue 30, item 5: <= 15 ms after the first pass)
+#            it (issue 30, item 5: <= 15 ms after the first pass), once per
+#            SP_DISTINCT_LIMITS ("-": "- 8" adds a run with the decoder cache
+#            keeping 8 decoders a device; "-" is the library's default)
 # Prints Markdown.
 set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
@@ -212,21 +214,26 @@ fi
 if part distinct; then
     echo "### Distinct clips on kept decoders, $((${SP_DISTINCT_PASSES:-3})) passes in one process"
     echo
-    echo "| codec | device | clips | TTFF after the first pass, median / max ms | decoder cache hits / misses |"
-    echo "| --- | --- | ---: | --- | --- |"
+    echo "| codec | device | clips | decoders kept at most | TTFF after the first pass, median / max ms | decoder cache hits / misses |"
+    echo "| --- | --- | ---: | --- | --- | --- |"
     for c in h264 h265; do
         set -- "$TOP"/.gpu/distinct-mp4/$c/*.mp4
-        [ -f "$1" ] || { echo "| $c | - | 0 | no .gpu/distinct-mp4/$c (make-bundle.sh) | - |"; continue; }
+        [ -f "$1" ] || { echo "| $c | - | 0 | - | no .gpu/distinct-mp4/$c (make-bundle.sh) | - |"; continue; }
         for d in "$DEVICE" vulkan; do
-            "$BENCH_BIN/avhw-bench-reuse" -n $(($# * ${SP_DISTINCT_PASSES:-3})) -d "$d" \
-                --label "distinct-$c-$d" "$@" > "$tmp/reuse.md" 2> "$tmp/reuse.err"
-            rc=$?
-            cat "$tmp/reuse.md" >&2
-            med=$(sed -n 's/.* ttff_later_median_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
-            max=$(sed -n 's/.* ttff_later_max_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
-            cache=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
-            [ "$rc" = 0 ] || med="fail($rc): $(tail -n 1 "$tmp/reuse.err")"
-            echo "| $c | $d | $# | ${med:--} / ${max:--} | ${cache:--} |"
+            # "-": the library's default limit; a number: --decoders-limit
+            for lim in ${SP_DISTINCT_LIMITS:--}; do
+                lopt=()
+                [ "$lim" = - ] || lopt=(--decoders-limit "$lim")
+                "$BENCH_BIN/avhw-bench-reuse" -n $(($# * ${SP_DISTINCT_PASSES:-3})) -d "$d" "${lopt[@]}" \
+                    --label "distinct-$c-$d" "$@" > "$tmp/reuse.md" 2> "$tmp/reuse.err"
+                rc=$?
+                cat "$tmp/reuse.md" >&2
+                med=$(sed -n 's/.* ttff_later_median_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
+                max=$(sed -n 's/.* ttff_later_max_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
+                cache=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
+                [ "$rc" = 0 ] || med="fail($rc): $(tail -n 1 "$tmp/reuse.err")"
+                echo "| $c | $d | $# | ${lim/-/default} | ${med:--} / ${max:--} | ${cache:--} |"
+            done
         done
     done
     echo

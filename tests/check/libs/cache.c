@@ -311,6 +311,65 @@ GST_START_TEST (test_decoder_key)
 
 GST_END_TEST;
 
+/* A decoder that sets its hardware up again for each new sequence
+ * (FFmpeg's hevc on a device): a kept one of other codec data is taken
+ * only when the device has no room for another; one of the same codec
+ * data is always. */
+GST_START_TEST (test_decoder_sequence_reinit)
+{
+  GstAvhwDevice *dev = open_auto ();
+  GstAvhwDecoderKey k1, k2, k3, k1b, hevc;
+  AVCodecContext *a = open_h264 (1, "sps-1", &k1);
+  AVCodecContext *b = open_h264 (1, "sps-2", &k2);
+  AVCodecContext *c = open_h264 (1, "sps-3", &k3);
+  AVCodecContext *d = open_h264 (1, "sps-1", &k1b);
+  const AVCodec *hevc_dec = avcodec_find_decoder_by_name ("hevc");
+  AVCodecContext *h;
+
+  /* the key says so for hevc on a device only */
+  fail_unless (hevc_dec != NULL);
+  h = avcodec_alloc_context3 (hevc_dec);
+  gst_avhw_decoder_key_init (&hevc, h, hevc_dec, TRUE);
+  fail_unless (hevc.sequence_reinit && hevc.extradata_follows);
+  gst_avhw_decoder_key_init (&hevc, h, hevc_dec, FALSE);
+  fail_if (hevc.sequence_reinit);
+  fail_if (k1.sequence_reinit);
+  avcodec_free_context (&h);
+  /* h264 contexts stand in, with keys made as hevc's on a device */
+  k1.hw = k2.hw = k3.hw = k1b.hw = TRUE;
+  k1.extradata_follows = k2.extradata_follows = k3.extradata_follows =
+      k1b.extradata_follows = TRUE;
+  k1.sequence_reinit = k2.sequence_reinit = k3.sequence_reinit =
+      k1b.sequence_reinit = TRUE;
+  fail_unless (gst_avhw_decoder_key_fits (&k1, &k2));
+  gst_avhw_cache_clear ();
+  gst_avhw_cache_set_decoders_limit (2);
+  gst_avhw_device_give_decoder (dev, &k1, a);
+  /* room for two: open another for sps-2, keep a for sps-1 */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k2, NULL) == NULL);
+  gst_avhw_device_give_decoder (dev, &k2, b);
+  /* full: the one given last is set up again for sps-3 */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k3, NULL) == b);
+  gst_avhw_device_give_decoder (dev, &k3, b);
+  /* the same codec data: its own decoder, whatever the room */
+  fail_unless (gst_avhw_device_take_decoder (dev, &k1b, NULL) == a);
+  gst_avhw_cache_set_decoders_limit (4);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k3, NULL) == b);
+  /* without the flag, a fitting decoder goes whatever the room */
+  k1.sequence_reinit = k2.sequence_reinit = FALSE;
+  gst_avhw_device_give_decoder (dev, &k1, a);
+  fail_unless (gst_avhw_device_take_decoder (dev, &k2, NULL) == a);
+  gst_avhw_cache_set_decoders_limit (GST_AVHW_DECODERS_CACHE_AUTO);
+  gst_avhw_cache_clear ();
+  avcodec_free_context (&a);
+  avcodec_free_context (&b);
+  avcodec_free_context (&c);
+  avcodec_free_context (&d);
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
 static Suite *
 cache_suite (void)
 {
@@ -329,6 +388,7 @@ cache_suite (void)
   tcase_add_test (tc, test_threads_open_once);
   tcase_add_test (tc, test_frames_cache_lru);
   tcase_add_test (tc, test_decoder_key);
+  tcase_add_test (tc, test_decoder_sequence_reinit);
   return s;
 }
 
