@@ -31,6 +31,7 @@
 
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkansemfix.h"
 
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
@@ -94,6 +95,8 @@ vk_dev_free (AVHWDeviceContext * dctx)
 
   if (!d)
     return;
+  if (d->dev)
+    gst_avhw_vk_sem_fix_remove (d->dev);
   if (d->dev)
     vkDestroyDevice (d->dev, NULL);
   if (d->inst)
@@ -514,6 +517,17 @@ vk_open_device (GstAvhwBackend * backend, guint index,
     g_free (why);
     av_buffer_unref (&ref);
     return parent->open_device (backend, index, options, error);
+  }
+  if (gst_avhw_vk_sem_fix_needed (((AVVulkanDeviceContext *)
+              dctx->hwctx)->phys_dev)) {
+    GstAvhwVkSemFixQueues fq = { q.n, };
+    guint i;
+
+    for (i = 0; i < q.n && i < G_N_ELEMENTS (fq.family); i++) {
+      fq.family[i] = q.family[i];
+      fq.count[i] = q.count[i];
+    }
+    gst_avhw_vk_sem_fix_install (dctx, d->dev, &fq);
   }
   ret = av_hwdevice_ctx_init (ref);
   if (ret < 0) {

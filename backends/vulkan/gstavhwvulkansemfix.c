@@ -1,0 +1,197 @@
+/* gst-avhw: Vulkan backend, semaphores destroyed after a queue thread
+ * is done with them
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Mesa's common Vulkan runtime (seen with 25.0.7, Debian 13), on drivers
+ * that emulate timeline semaphores and submit from a queue thread
+ * (lavapipe): the thread signals a batch's semaphores and fence before it
+ * drops the batch's references to the time points it waited on
+ * (vk_queue_submit_cleanup()). A semaphore destroyed as soon as the batch
+ * is seen done, as Vulkan allows, is then freed under the thread, which
+ * writes into it (vk_sync_timeline_point_release(): SIGSEGV in lavapipe's
+ * queue thread). FFmpeg's frames do exactly that: a transfer waits on a
+ * frame's semaphore and signals its next value in one batch, and
+ * vulkan_frame_free() waits for that value and destroys the semaphore
+ * (docs/examples/many_clips.py --threads 3 on lavapipe crashed in one run
+ * of 5 to 30, in the queue thread, at the end of a stream, as libplacebo's
+ * output frames went with their filter graph). Later Mesa refcounts the
+ * timeline's state, which ends it.
+ *
+ * So on such a device, every vkDestroySemaphore FFmpeg and libplacebo
+ * make (both load their functions through hwctx->get_proc_addr, which
+ * this sets before av_hwdevice_ctx_init()) first lets the queue thread get
+ * past every batch submitted so far: an empty submission with a fence on
+ * each queue, waited for outside the queue lock. Semaphores die with
+ * frames contexts and filter graphs, so this costs a wait at the end of a
+ * stream, not one per frame. GST_AVHW_VK_NO_SEM_FIX (set to anything)
+ * turns it off.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <gst/gst.h>
+#include <libavutil/hwcontext_vulkan.h>
+#include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkansemfix.h"
+
+GST_DEBUG_CATEGORY_EXTERN (vk_debug);
+#define GST_CAT_DEFAULT vk_debug
+
+typedef struct
+{
+  VkDevice dev;
+  AVHWDeviceContext *dctx;
+  GstAvhwVkSemFixQueues queues;
+} SemFix;
+
+static GMutex fix_lock;
+static GPtrArray *fixes;        /* SemFix, one per device that has it */
+
+static SemFix *
+find_locked (VkDevice dev)
+{
+  guint i;
+
+  for (i = 0; fixes && i < fixes->len; i++) {
+    SemFix *f = g_ptr_array_index (fixes, i);
+
+    if (f->dev == dev)
+      return f;
+  }
+  return NULL;
+}
+
+/* Waits until the queue thread is past (and has cleaned up) every batch
+ * submitted on @f's queues before this call. */
+static void
+drain (SemFix * f)
+{
+#if GST_AVHW_VK_QUEUE_LIST
+  AVVulkanDeviceContext *hwctx = f->dctx->hwctx;
+  VkFenceCreateInfo info = { VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, };
+  guint i, j;
+
+  for (i = 0; i < f->queues.n; i++) {
+    for (j = 0; j < f->queues.count[i]; j++) {
+      VkQueue queue;
+      VkFence fence;
+      VkResult r;
+
+      if (vkCreateFence (f->dev, &info, NULL, &fence) != VK_SUCCESS)
+        continue;
+      vkGetDeviceQueue (f->dev, f->queues.family[i], j, &queue);
+      hwctx->lock_queue (f->dctx, f->queues.family[i], j);
+      r = vkQueueSubmit (queue, 0, NULL, fence);
+      hwctx->unlock_queue (f->dctx, f->queues.family[i], j);
+      if (r == VK_SUCCESS)
+        vkWaitForFences (f->dev, 1, &fence, VK_TRUE, UINT64_MAX);
+      vkDestroyFence (f->dev, fence, NULL);
+    }
+  }
+#endif
+}
+
+static void VKAPI_CALL
+destroy_semaphore (VkDevice dev, VkSemaphore sem,
+    const VkAllocationCallbacks * alloc)
+{
+  SemFix *f;
+
+  if (sem != VK_NULL_HANDLE) {
+    g_mutex_lock (&fix_lock);
+    f = find_locked (dev);
+    g_mutex_unlock (&fix_lock);
+    /* the device outlives every semaphore of it, and f the device */
+    if (f)
+      drain (f);
+  }
+  vkDestroySemaphore (dev, sem, alloc);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr (VkDevice dev,
+    const char *name);
+
+static PFN_vkVoidFunction
+wrapped (const char *name)
+{
+  if (!strcmp (name, "vkDestroySemaphore"))
+    return (PFN_vkVoidFunction) destroy_semaphore;
+  if (!strcmp (name, "vkGetDeviceProcAddr"))
+    return (PFN_vkVoidFunction) get_device_proc_addr;
+  return NULL;
+}
+
+static PFN_vkVoidFunction VKAPI_CALL
+get_device_proc_addr (VkDevice dev, const char *name)
+{
+  PFN_vkVoidFunction fn = wrapped (name);
+
+  return fn ? fn : vkGetDeviceProcAddr (dev, name);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL
+get_instance_proc_addr (VkInstance inst, const char *name)
+{
+  PFN_vkVoidFunction fn = wrapped (name);
+
+  return fn ? fn : vkGetInstanceProcAddr (inst, name);
+}
+
+/* Whether @phys is a driver with the race above: lavapipe (a queue thread
+ * and emulated timelines, always). Only with FFmpeg 7.1's queue list: on
+ * older FFmpeg the backend does not make the device itself
+ * (gstavhwvulkandevice.c), so nothing is in front of FFmpeg's loading of
+ * its functions, and there is no lock_queue to submit under. */
+gboolean
+gst_avhw_vk_sem_fix_needed (VkPhysicalDevice phys)
+{
+  VkPhysicalDeviceDriverProperties drv = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+  };
+  VkPhysicalDeviceProperties2 props = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &drv,
+  };
+
+  if (!GST_AVHW_VK_QUEUE_LIST || g_getenv ("GST_AVHW_VK_NO_SEM_FIX"))
+    return FALSE;
+  vkGetPhysicalDeviceProperties2 (phys, &props);
+  return drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+}
+
+/* Before av_hwdevice_ctx_init (@dctx): FFmpeg and libplacebo get the
+ * destroy above for @dev, whose queues are @queues. */
+void
+gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx, VkDevice dev,
+    const GstAvhwVkSemFixQueues * queues)
+{
+  SemFix *f = g_new0 (SemFix, 1);
+
+  f->dev = dev;
+  f->dctx = dctx;
+  f->queues = *queues;
+  ((AVVulkanDeviceContext *) dctx->hwctx)->get_proc_addr =
+      get_instance_proc_addr;
+  g_mutex_lock (&fix_lock);
+  if (!fixes)
+    fixes = g_ptr_array_new ();
+  g_ptr_array_add (fixes, f);
+  g_mutex_unlock (&fix_lock);
+  GST_INFO ("VkDevice %p: semaphores are destroyed after the queue thread "
+      "is done with them (Mesa's emulated timelines)", (gpointer) dev);
+}
+
+/* With @dev's destruction. */
+void
+gst_avhw_vk_sem_fix_remove (VkDevice dev)
+{
+  SemFix *f;
+
+  g_mutex_lock (&fix_lock);
+  f = find_locked (dev);
+  if (f)
+    g_ptr_array_remove_fast (fixes, f);
+  g_mutex_unlock (&fix_lock);
+  g_free (f);
+}
