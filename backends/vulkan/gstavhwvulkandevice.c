@@ -95,10 +95,10 @@ vk_dev_free (AVHWDeviceContext * dctx)
 
   if (!d)
     return;
-  if (d->dev)
+  if (d->dev) {
     gst_avhw_vk_sem_fix_remove (d->dev);
-  if (d->dev)
     vkDestroyDevice (d->dev, NULL);
+  }
   if (d->inst)
     vkDestroyInstance (d->inst, NULL);
   g_strfreev (d->exts);
@@ -519,16 +519,8 @@ vk_open_device (GstAvhwBackend * backend, guint index,
     return parent->open_device (backend, index, options, error);
   }
   if (gst_avhw_vk_sem_fix_needed (((AVVulkanDeviceContext *)
-              dctx->hwctx)->phys_dev)) {
-    GstAvhwVkSemFixQueues fq = { q.n, };
-    guint i;
-
-    for (i = 0; i < q.n && i < G_N_ELEMENTS (fq.family); i++) {
-      fq.family[i] = q.family[i];
-      fq.count[i] = q.count[i];
-    }
-    gst_avhw_vk_sem_fix_install (dctx, d->dev, &fq);
-  }
+              dctx->hwctx)->phys_dev))
+    gst_avhw_vk_sem_fix_install (dctx);
   ret = av_hwdevice_ctx_init (ref);
   if (ret < 0) {
     av_buffer_unref (&ref);

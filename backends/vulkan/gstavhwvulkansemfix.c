@@ -43,7 +43,6 @@ typedef struct
 {
   VkDevice dev;
   AVHWDeviceContext *dctx;
-  GstAvhwVkSemFixQueues queues;
 } SemFix;
 
 static GMutex fix_lock;
@@ -64,27 +63,29 @@ find_locked (VkDevice dev)
 }
 
 /* Waits until the queue thread is past (and has cleaned up) every batch
- * submitted on @f's queues before this call. */
+ * submitted on the device's queues (FFmpeg's list of them) before this
+ * call. */
 static void
 drain (SemFix * f)
 {
 #if GST_AVHW_VK_QUEUE_LIST
   AVVulkanDeviceContext *hwctx = f->dctx->hwctx;
   VkFenceCreateInfo info = { VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, };
-  guint i, j;
+  int i, j;
 
-  for (i = 0; i < f->queues.n; i++) {
-    for (j = 0; j < f->queues.count[i]; j++) {
+  for (i = 0; i < hwctx->nb_qf; i++) {
+    for (j = 0; j < hwctx->qf[i].num; j++) {
+      int family = hwctx->qf[i].idx;
       VkQueue queue;
       VkFence fence;
       VkResult r;
 
       if (vkCreateFence (f->dev, &info, NULL, &fence) != VK_SUCCESS)
         continue;
-      vkGetDeviceQueue (f->dev, f->queues.family[i], j, &queue);
-      hwctx->lock_queue (f->dctx, f->queues.family[i], j);
+      vkGetDeviceQueue (f->dev, family, j, &queue);
+      hwctx->lock_queue (f->dctx, family, j);
       r = vkQueueSubmit (queue, 0, NULL, fence);
-      hwctx->unlock_queue (f->dctx, f->queues.family[i], j);
+      hwctx->unlock_queue (f->dctx, family, j);
       if (r == VK_SUCCESS)
         vkWaitForFences (f->dev, 1, &fence, VK_TRUE, UINT64_MAX);
       vkDestroyFence (f->dev, fence, NULL);
@@ -160,26 +161,24 @@ gst_avhw_vk_sem_fix_needed (VkPhysicalDevice phys)
   return drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
 }
 
-/* Before av_hwdevice_ctx_init (@dctx): FFmpeg and libplacebo get the
- * destroy above for @dev, whose queues are @queues. */
+/* Before av_hwdevice_ctx_init (@dctx, its VkDevice and queue list set):
+ * FFmpeg and libplacebo get the destroy above for that device. */
 void
-gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx, VkDevice dev,
-    const GstAvhwVkSemFixQueues * queues)
+gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx)
 {
+  AVVulkanDeviceContext *hwctx = dctx->hwctx;
   SemFix *f = g_new0 (SemFix, 1);
 
-  f->dev = dev;
+  f->dev = hwctx->act_dev;
   f->dctx = dctx;
-  f->queues = *queues;
-  ((AVVulkanDeviceContext *) dctx->hwctx)->get_proc_addr =
-      get_instance_proc_addr;
+  hwctx->get_proc_addr = get_instance_proc_addr;
   g_mutex_lock (&fix_lock);
   if (!fixes)
     fixes = g_ptr_array_new ();
   g_ptr_array_add (fixes, f);
   g_mutex_unlock (&fix_lock);
   GST_INFO ("VkDevice %p: semaphores are destroyed after the queue thread "
-      "is done with them (Mesa's emulated timelines)", (gpointer) dev);
+      "is done with them (Mesa's emulated timelines)", (gpointer) f->dev);
 }
 
 /* With @dev's destruction. */

@@ -9,19 +9,17 @@
 #include <libavutil/hwcontext.h>
 
 G_BEGIN_DECLS
-/* The queues of a device the backend made: family and count of each. */
-    typedef struct
-{
-  guint n;
-  guint32 family[8];
-  guint32 count[8];
-} GstAvhwVkSemFixQueues;
 
+/* Whether the device needs it (lavapipe with FFmpeg 7.1). */
+G_GNUC_INTERNAL
 gboolean gst_avhw_vk_sem_fix_needed (VkPhysicalDevice phys);
 
-void gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx, VkDevice dev,
-    const GstAvhwVkSemFixQueues * queues);
+/* Before av_hwdevice_ctx_init (@dctx, its VkDevice and queue list set). */
+G_GNUC_INTERNAL
+void gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx);
 
+/* Before the VkDevice is destroyed. */
+G_GNUC_INTERNAL
 void gst_avhw_vk_sem_fix_remove (VkDevice dev);
 
 G_END_DECLS
