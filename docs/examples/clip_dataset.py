@@ -25,6 +25,7 @@ the process that forks them.
 import argparse
 import glob
 import os
+import pickle
 import sys
 
 try:
@@ -158,15 +159,36 @@ def main():
         check(seen, ds, rank, a)
     if dist.is_initialized():
         dist.destroy_process_group()
+    _kept.clear()
+
+
+# Tensors of gather()'s collectives, dropped only after the process group
+# is destroyed: with PyTorch before 2.8, gloo's thread may free the last
+# reference to a collective's tensor while destroy_process_group() holds
+# the GIL and waits for that thread (a deadlock at exit; pytorch#154976).
+# dist.all_gather_object() drops its tensors at once, so it can hang there.
+_kept = []
+
+
+def gather(obj):
+    """Every rank's obj, as dist.all_gather_object() gives them."""
+    data = torch.frombuffer(bytearray(pickle.dumps(obj)), dtype=torch.uint8)
+    size = torch.tensor([data.numel()])
+    sizes = [torch.zeros_like(size) for _ in range(dist.get_world_size())]
+    dist.all_gather(sizes, size)
+    buf = torch.zeros(int(max(sizes)), dtype=torch.uint8)
+    buf[:data.numel()] = data
+    bufs = [torch.zeros_like(buf) for _ in sizes]
+    dist.all_gather(bufs, buf)
+    _kept.extend([size, sizes, buf, bufs])
+    return [pickle.loads(b[:int(n)].numpy().tobytes())
+            for b, n in zip(bufs, sizes)]
 
 
 def check(seen, ds, rank, a):
     """Every clip once per epoch over all ranks, with its frame count, and
     the same pixels in both epochs (workers' caches kept in between)."""
-    everyone = [seen]
-    if dist.is_initialized():
-        everyone = [None] * dist.get_world_size()
-        dist.all_gather_object(everyone, seen)
+    everyone = gather(seen) if dist.is_initialized() else [seen]
     if rank != 0:
         return
     allseen = [s for part in everyone for s in part]
