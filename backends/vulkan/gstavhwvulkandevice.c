@@ -310,6 +310,17 @@ typedef struct
 
 #define VIDEO_BITS (VK_QUEUE_VIDEO_DECODE_BIT_KHR | VK_QUEUE_VIDEO_ENCODE_BIT_KHR)
 
+/* How many queues of a video family to make: GST_AVHW_VK_VIDEO_QUEUES, or
+ * all of them. */
+static guint32
+video_queues (void)
+{
+  const gchar *env = g_getenv ("GST_AVHW_VK_VIDEO_QUEUES");
+  guint64 n = env ? g_ascii_strtoull (env, NULL, 10) : 0;
+
+  return n > 0 ? (guint32) MIN (n, 64) : G_MAXUINT32;
+}
+
 static void
 pick_one (VkPicked * p, const VkQueueFamilyProperties2 * qf,
     const VkQueueFamilyVideoPropertiesKHR * vid, guint32 * used, uint32_t n,
@@ -360,7 +371,7 @@ pick_one (VkPicked * p, const VkQueueFamilyProperties2 * qf,
   /* one queue where a queue serves many submitters; every queue of a video
    * family, where each can be another engine */
   p->count[k] = (p->flags[k] & VIDEO_BITS) ?
-      qf[idx].queueFamilyProperties.queueCount : 1;
+      MIN (qf[idx].queueFamilyProperties.queueCount, video_queues ()) : 1;
 }
 
 static void

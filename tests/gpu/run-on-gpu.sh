@@ -54,7 +54,9 @@
 #                memory by extra-frames (PROFILE_PARTS picks parts)
 #   speed        (not in the default list) tests/gpu/speed.sh (issues 30, 32): opening
 #                a Vulkan device step by step, time inside libavcodec by avhwdec
-#                and ffmpeg threads, K long streams by threads (SP_PARTS picks
+#                and ffmpeg threads, K long streams by threads, a Vulkan
+#                process's timeline, CPU a frame, K Vulkan streams watched for a
+#                stall (SP_PARTS picks
 #                parts; SP_CLIPS its clips, default .gpu/prof: make-bundle.sh's
 #                900-frame 1080p clips);
 #                $OUT/speed.md

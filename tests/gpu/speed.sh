@@ -4,7 +4,7 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "startup whole vkopen threads streams distinct"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup whole vkopen threads streams vkstreams distinct"] [--device D] [--clips DIR]
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
@@ -22,6 +22,19 @@
 #            all, FFmpeg's av_hwdevice_ctx_create with its log lines
 #            time-stamped, GStreamer's gst_vulkan_device_open), then
 #            gst-avhw-info's opens (the backend's own VkDevice)
+#   vktimeline  DIR's 900-frame bench-1080p-{h264,h265}.mp4 through avhwdec
+#            device=vulkan (threads SP_VK_THREADS, "auto") and through
+#            GStreamer's vulkanh26Xdec, one whole process each with a
+#            GST_DEBUG timeline: ms from gst_init to the device made (its
+#            last log line before the first frame), the
+#            first and the last frame at the sink, EOS, the state NULL,
+#            and the process's end (where a whole-process gap lies)
+#   cpu      CPU a frame (user + system) over DIR's 900-frame
+#            bench-1080p-{h264,h265}.mp4 less its 30-frame one, whole
+#            processes (best of 2 each): avhwdec device=D ! fakesink, the
+#            same with avhwconvertscale to 224x224 RGBP, and ffmpeg
+#            -hwaccel cuda -hwaccel_output_format cuda (FFmpeg's own floor
+#            under issue 31's 0.3 ms)
 #   threads  profile.sh --parts time over DIR's bench-1080p-{h264,h265}.mp4
 #            (SP_REPEAT, default 2, times as one raw stream): time inside
 #            libavcodec and steady fps for avhwdec threads=SP_THREADS
@@ -33,6 +46,12 @@
 #            CPU ms a frame, device memory, NVDEC use (nvidia-smi dmon); then
 #            SP_PROCS (none) processes of the first K each at once, their
 #            steady fps summed
+#   vkstreams  SP_K ("7") pipelines at once of DIR's bench-1080p-{h264,h265}.mp4
+#            on device=vulkan fallback=false, one process, with a watchdog:
+#            a run still going after SP_VK_WAIT (60) s is reported as stalled,
+#            its threads' stacks (gdb, where the machine has it; else each
+#            thread's kernel wait) and its GST_DEBUG log's last lines in
+#            $OUT, and killed
 #   distinct .gpu/distinct-mp4's distinct clips of each codec (make-bundle.sh;
 #            other profiles, references, B-frames, one size), in turn,
 #            SP_DISTINCT_PASSES (3) times over, in one process
@@ -46,7 +65,7 @@ set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="startup whole vkopen threads streams distinct"
+PARTS="startup whole vkopen vktimeline cpu threads streams distinct"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -168,6 +187,80 @@ if part vkopen; then
     echo
 fi
 
+# vk_timeline LABEL PIPELINE...: one gst-launch-1.0 of PIPELINE with a
+# GST_DEBUG timeline, as a table row (ms from gst_init; process: from exec)
+vk_timeline() {
+    local label=$1 t0 t1
+    shift
+    t0=$(date +%s%N)
+    GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_PLUGIN_LOADING:4,basesink:5,avhw*:4,vulkandevice:5" \
+        gst-launch-1.0 "$@" > /dev/null 2> "$tmp/vkt.log"
+    t1=$(date +%s%N)
+    awk -v label="$label" -v proc=$(( (t1 - t0) / 1000000 )) '
+        function ms(t,  a) { split(t, a, ":"); return (a[1] * 3600 + a[2] * 60 + a[3]) * 1000 }
+        /created device context| vulkandevice / { if (first == "") dev = ms($1) }
+        /rendering object/ { if (first == "") first = ms($1); last = ms($1); n++ }
+        /Now posting EOS/ { if (eos == "") eos = ms($1) }
+        /completed state change to NULL/ { nul = ms($1) }
+        END { printf "| %s | %s | %.0f | %.0f | %d | %s | %.0f | %d |\n", label, (dev == "" ? "-" : sprintf("%.0f", dev)),
+              first, last, n, (eos == "" ? "-" : sprintf("%.0f", eos)), nul, proc }' "$tmp/vkt.log"
+    [ -n "${OUT:-}" ] && [ -d "$OUT" ] && cp "$tmp/vkt.log" "$OUT/vktimeline-$(echo "$label" | tr " =" "__").log"
+}
+
+if part vktimeline; then
+    echo "### One 1080p file on Vulkan, whole process: a timeline (ms from gst_init)"
+    echo
+    echo "| run | device made | first frame | last frame | frames | EOS | NULL | process |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for c in h264 h265; do
+        F=$CLIPS/bench-1080p-$c.mp4
+        [ -f "$F" ] || continue
+        for t in ${SP_VK_THREADS:-auto}; do
+            opt=""; [ "$t" = auto ] || opt="threads=$t"
+            vk_timeline "$c avhwdec threads=$t" filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false $opt ! fakesink
+        done
+        has_element "vulkan${c}dec" && vk_timeline "$c vulkan${c}dec" filesrc location="$F" ! parsebin ! "vulkan${c}dec" ! fakesink
+    done
+    echo
+fi
+
+# cpu_ms CMD...: CPU ms (user + system) the command and its children used
+cpu_ms() {
+    perl -e 'system(@ARGV) == 0 or exit 1; my @t = times; printf "%.0f\n", ($t[2] + $t[3]) * 1000' \
+        "$@" > "$tmp/cpu.out" 2> /dev/null 8>&- && cat "$tmp/cpu.out" || echo fail
+}
+
+if part cpu; then
+    echo "### CPU a frame, whole processes: (CPU of 900 frames - CPU of 30) / 870, ms"
+    echo
+    echo "| clip | avhwdec $DEVICE ! fakesink | ... ! avhwconvertscale 224x224 RGBP | ffmpeg -hwaccel cuda |"
+    echo "| --- | ---: | ---: | ---: |"
+    for c in h264 h265; do
+        L=$CLIPS/bench-1080p-$c.mp4; S=$CLIPS/bench-1080p-$c-30f.mp4
+        [ -f "$L" ] && [ -f "$S" ] || continue
+        row="| $c |"
+        for how in dec rgb ff; do
+            # best of two runs of file $1 with the current $how
+            best_of() {
+                local v=()
+                for _ in 1 2; do
+                    case $how in
+                        dec) v+=("$(cpu_ms gst-launch-1.0 -q filesrc location="$1" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
+                        rgb) v+=("$(cpu_ms gst-launch-1.0 -q filesrc location="$1" ! parsebin ! avhwdec device="$DEVICE" ! \
+                            avhwconvertscale ! "video/x-raw(memory:AVHWCUDA),format=RGBP,width=224,height=224" ! fakesink)") ;;
+                        ff) v+=("$(cpu_ms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$1" -f null -)") ;;
+                    esac
+                done
+                printf '%s\n' "${v[@]}" | grep -E '^[0-9]+$' | sort -n | head -n1 | grep . || echo fail
+            }
+            l=$(best_of "$L"); s=$(best_of "$S")
+            row+=" $(awk -v l="$l" -v s="$s" 'BEGIN { if (l + 0 > 0 && s + 0 > 0) printf "%.3f (%s / %s)", (l - s) / 870, l, s; else printf "fail (%s / %s)", l, s }') |"
+        done
+        echo "$row"
+    done
+    echo
+fi
+
 if part threads; then
     PROFILE_RUNS=1 PROFILE_THREADS=${SP_THREADS:-1 2 4 8} \
         PROFILE_FF_THREADS=${SP_FF_THREADS:-auto 1 2} \
@@ -207,6 +300,45 @@ if part streams; then
         sum=$(cat "$tmp"/proc* | sed -n 's/.* steady_fps=\([0-9.]*\) .*/\1/p' | awk '{ s += $1 } END { printf "%.1f", s }')
         echo "- $p processes of $k pipelines at once: steady fps summed $sum ($(cat "$tmp"/proc* | sed -n 's/.* steady_fps=\([0-9.]*\) .*/\1/p' | tr '\n' ' '))"
         rm -f "$tmp"/proc*
+    done
+    echo
+fi
+
+if part vkstreams; then
+    echo "### ${SP_K:-7} pipelines at once on vulkan, one process, watched"
+    echo
+    for c in h264 h265; do
+        F=$CLIPS/bench-1080p-$c.mp4
+        [ -f "$F" ] || continue
+        k=${SP_K%% *}; k=${k:-7}
+        log=$tmp/vkstreams-$c.log
+        GST_DEBUG_NO_COLOR=1 GST_DEBUG="avhw*:4,GST_STATES:3" "$BENCH_BIN/avhw-bench-decode" --no-memory \
+            --timeout "${SP_VK_WAIT:-60}" --label "vulkan-$c-k$k" -k "$k" -- "filesrc location=$F ! parsebin ! \
+            avhwdec device=vulkan fallback=false ! fakesink name=sink sync=false" > /dev/null 2> "$log" &
+        pid=$!
+        waited=0
+        while kill -0 "$pid" 2> /dev/null && [ "$waited" -lt $(( ${SP_VK_WAIT:-60} + 15 )) ]; do
+            sleep 1; waited=$((waited + 1))
+        done
+        if kill -0 "$pid" 2> /dev/null; then
+            echo "- $c: **stalled**, still running after ${waited} s; stacks:"
+            if command -v gdb > /dev/null; then
+                timeout 60 gdb -p "$pid" -batch -ex "thread apply all bt 16" > "$tmp/stacks-$c.txt" 2>&1
+            else
+                for t in /proc/"$pid"/task/*; do
+                    echo "$(cat "$t/comm") $(cat "$t/wchan" 2> /dev/null)"
+                done | sort | uniq -c > "$tmp/stacks-$c.txt"
+            fi
+            head -c 6000 "$tmp/stacks-$c.txt" | sed 's/^/    /'
+            kill -9 "$pid"
+        fi
+        wait "$pid"
+        echo "- $c: exit $?; $(grep -E "^RESULT" "$log" | grep -oE "steady_fps=[0-9.]+|failures=[0-9]+" | tr '\n' ' ')"
+        grep -E "stream [0-9]+:|ERROR" "$log" | head -n 8 | cut -c1-200 | sed 's/^/    /'
+        if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+            tail -n 3000 "$log" > "$OUT/vkstreams-$c-log-tail.txt"
+            [ -f "$tmp/stacks-$c.txt" ] && cp "$tmp/stacks-$c.txt" "$OUT/vkstreams-$c-stacks.txt"
+        fi
     done
     echo
 fi
