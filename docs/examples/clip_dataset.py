@@ -82,6 +82,9 @@ class ClipDataset(IterableDataset):
         self.device, self.size = device, size
 
     def __iter__(self):
+        # many_clips.py's rgb_caps() and decode_clip(), written out: that
+        # module starts GStreamer when imported, which this one must not do
+        # in the process that forks the workers
         Gst, GstAvhw = _gst()
         device = device_for_rank(self.device)
         backend = GstAvhw.Device.open(device, None).get_backend()
