@@ -4,7 +4,7 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "startup whole vkopen threads streams vkstreams distinct"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup whole vkopen vktimeline cpu threads streams vkstreams distinct"] [--device D] [--clips DIR]
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
@@ -65,7 +65,7 @@ set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="startup whole vkopen vktimeline cpu threads streams distinct"
+PARTS="startup whole vkopen vktimeline cpu threads streams vkstreams distinct"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -224,10 +224,27 @@ if part vktimeline; then
     echo
 fi
 
-# cpu_ms CMD...: CPU ms (user + system) the command and its children used
+# cpu_ms CMD...: CPU ms (user + system) the command and its children used,
+# or "fail"; the command's output is dropped
 cpu_ms() {
-    perl -e 'system(@ARGV) == 0 or exit 1; my @t = times; printf "%.0f\n", ($t[2] + $t[3]) * 1000' \
-        "$@" > "$tmp/cpu.out" 2> /dev/null 8>&- && cat "$tmp/cpu.out" || echo fail
+    perl -e 'open(my $out, ">&", \*STDOUT); open(STDOUT, ">", "/dev/null");
+        system(@ARGV) == 0 or exit 1; my @t = times; printf $out "%.0f\n", ($t[2] + $t[3]) * 1000' \
+        "$@" 2> /dev/null || echo fail
+}
+
+# cpu_best HOW FILE: the lesser CPU ms of two runs of FILE through HOW (dec:
+# avhwdec, rgb: avhwdec to 224x224 RGBP, ff: ffmpeg), or "fail"
+cpu_best() {
+    local v=()
+    for _ in 1 2; do
+        case $1 in
+            dec) v+=("$(cpu_ms gst-launch-1.0 -q filesrc location="$2" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
+            rgb) v+=("$(cpu_ms gst-launch-1.0 -q filesrc location="$2" ! parsebin ! avhwdec device="$DEVICE" ! \
+                avhwconvertscale ! "video/x-raw(memory:AVHWCUDA),format=RGBP,width=224,height=224" ! fakesink)") ;;
+            ff) v+=("$(cpu_ms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$2" -f null -)") ;;
+        esac
+    done
+    printf '%s\n' "${v[@]}" | grep -E '^[0-9]+$' | sort -n | head -n1 | grep . || echo fail
 }
 
 if part cpu; then
@@ -240,20 +257,7 @@ if part cpu; then
         [ -f "$L" ] && [ -f "$S" ] || continue
         row="| $c |"
         for how in dec rgb ff; do
-            # best of two runs of file $1 with the current $how
-            best_of() {
-                local v=()
-                for _ in 1 2; do
-                    case $how in
-                        dec) v+=("$(cpu_ms gst-launch-1.0 -q filesrc location="$1" ! parsebin ! avhwdec device="$DEVICE" ! fakesink)") ;;
-                        rgb) v+=("$(cpu_ms gst-launch-1.0 -q filesrc location="$1" ! parsebin ! avhwdec device="$DEVICE" ! \
-                            avhwconvertscale ! "video/x-raw(memory:AVHWCUDA),format=RGBP,width=224,height=224" ! fakesink)") ;;
-                        ff) v+=("$(cpu_ms ffmpeg -v error -nostdin -hwaccel cuda -hwaccel_output_format cuda -i "$1" -f null -)") ;;
-                    esac
-                done
-                printf '%s\n' "${v[@]}" | grep -E '^[0-9]+$' | sort -n | head -n1 | grep . || echo fail
-            }
-            l=$(best_of "$L"); s=$(best_of "$S")
+            l=$(cpu_best "$how" "$L"); s=$(cpu_best "$how" "$S")
             row+=" $(awk -v l="$l" -v s="$s" 'BEGIN { if (l + 0 > 0 && s + 0 > 0) printf "%.3f (%s / %s)", (l - s) / 870, l, s; else printf "fail (%s / %s)", l, s }') |"
         done
         echo "$row"
@@ -310,7 +314,7 @@ if part vkstreams; then
     for c in h264 h265; do
         F=$CLIPS/bench-1080p-$c.mp4
         [ -f "$F" ] || continue
-        k=${SP_K%% *}; k=${k:-7}
+        k=${SP_K:-7}; k=${k%% *}
         log=$tmp/vkstreams-$c.log
         GST_DEBUG_NO_COLOR=1 GST_DEBUG="avhw*:4,GST_STATES:3" "$BENCH_BIN/avhw-bench-decode" --no-memory \
             --timeout "${SP_VK_WAIT:-60}" --label "vulkan-$c-k$k" -k "$k" -- "filesrc location=$F ! parsebin ! \
