@@ -77,7 +77,10 @@ enum
   ONE_QUEUE,                    /* one queue of family 0 */
   ALL_QUEUES,                   /* every queue of every family */
   VIDEO_QUEUES,                 /* one of each family, every video queue */
+  EACH_ONE,                     /* one queue of each family */
 };
+
+static double last_destroy_ms;
 
 /* vkCreateDevice then vkDestroyDevice on @phys, with the queues of @mode
  * and @exts enabled. The ms vkCreateDevice took, or -1 when it failed. */
@@ -121,9 +124,12 @@ time_device (VkPhysicalDevice phys, gint mode,
     res = vkCreateDevice (phys, &info, NULL, &dev);
     ms = ms_since (t0);
   }
-  if (res == VK_SUCCESS)
+  if (res == VK_SUCCESS) {
+    gint64 t1 = g_get_monotonic_time ();
+
     vkDestroyDevice (dev, NULL);
-  else
+    last_destroy_ms = ms_since (t1);
+  } else
     printf ("vkCreateDevice failed: VkResult %d\n", res);
   g_free (qi);
   g_free (prio);
@@ -179,12 +185,30 @@ main (int argc, char **argv)
   }
   row ("vkCreateDevice: one queue, no extension",
       time_device (devs[index], ONE_QUEUE, NULL, 0));
+  row ("  vkDestroyDevice of it", last_destroy_ms);
   row ("vkCreateDevice: one queue, no extension (again)",
       time_device (devs[index], ONE_QUEUE, NULL, 0));
+  row ("  vkDestroyDevice of it", last_destroy_ms);
   row ("vkCreateDevice: every queue of every family, no extension",
       time_device (devs[index], ALL_QUEUES, NULL, 0));
+  row ("  vkDestroyDevice of it", last_destroy_ms);
   row ("vkCreateDevice: one queue of each family, every video queue",
       time_device (devs[index], VIDEO_QUEUES, NULL, 0));
+  row ("  vkDestroyDevice of it", last_destroy_ms);
+  row ("vkCreateDevice: one queue of each family",
+      time_device (devs[index], EACH_ONE, NULL, 0));
+  row ("  vkDestroyDevice of it", last_destroy_ms);
+  {
+    VkInstance second;
+
+    t0 = g_get_monotonic_time ();
+    if (new_instance (&second) == VK_SUCCESS) {
+      row ("vkCreateInstance, a second one (the driver loaded)", ms_since (t0));
+      t0 = g_get_monotonic_time ();
+      vkDestroyInstance (second, NULL);
+      row ("vkDestroyInstance of it", ms_since (t0));
+    }
+  }
 
   g_snprintf (devstr, sizeof (devstr), "%u", index);
   for (i = 0; i < repeat; i++) {
@@ -228,9 +252,13 @@ main (int argc, char **argv)
     row ("vkCreateDevice: every queue, FFmpeg's extensions (no features)",
         time_device (devs[index], ALL_QUEUES, (const char *const *) exts,
             n_exts));
+    row ("  vkDestroyDevice of it", last_destroy_ms);
+    row ("  vkDestroyDevice of it", last_destroy_ms);
     row ("vkCreateDevice: one queue, FFmpeg's extensions (no features)",
         time_device (devs[index], ONE_QUEUE, (const char *const *) exts,
             n_exts));
+    row ("  vkDestroyDevice of it", last_destroy_ms);
+    row ("  vkDestroyDevice of it", last_destroy_ms);
   }
 #ifdef HAVE_GST_VULKAN
   gst_init (NULL, NULL);

@@ -197,8 +197,8 @@ done
 # where opening a Vulkan device goes: built only with Vulkan headers
 [ -x "$BUILD/tests/bench/avhw-bench-vk-open" ] && cp "$BUILD/tests/bench/avhw-bench-vk-open" "$BIN/"
 
-# the LD_PRELOAD timers (tests/bench/lavc-time.c, cu-time.c), beside the programs
-for t in lavc-time cu-time; do
+# the LD_PRELOAD timers (tests/bench/lavc-time.c, cu-time.c, vk-time.c), beside the programs
+for t in lavc-time cu-time vk-time; do
     if [ -f "$BUILD/tests/bench/libavhw-$t.so" ]; then
         cp "$BUILD/tests/bench/libavhw-$t.so" "$BIN/"
     else

@@ -4,7 +4,7 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "startup whole vkopen vktimeline cpu threads streams vkstreams distinct"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup whole vkopen vktimeline cpu threads streams vkstreams vkqueues vkprofile distinct"] [--device D] [--clips DIR]
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
@@ -47,11 +47,19 @@
 #            SP_PROCS (none) processes of the first K each at once, their
 #            steady fps summed
 #   vkstreams  SP_K ("7") pipelines at once of DIR's bench-1080p-{h264,h265}.mp4
-#            on device=vulkan fallback=false, one process, with a watchdog:
-#            a run still going after SP_VK_WAIT (60) s is reported as stalled,
-#            its threads' stacks (gdb, where the machine has it; else each
-#            thread's kernel wait) and its GST_DEBUG log's last lines in
-#            $OUT, and killed
+#            (SP_VK_CODECS) on device=vulkan fallback=false, one process, once
+#            per avhwdec option set of SP_VK_OPTS (";"-separated, "-": none),
+#            with a watchdog: a run still going after SP_VK_WAIT (60) s is
+#            reported as stalled, with the Vulkan calls in progress
+#            (tests/bench/vk-time.c), its threads' stacks (gdb or cuda-gdb;
+#            else each thread's kernel wait) and its GST_DEBUG log's last
+#            lines in $OUT/vk, and killed
+#   vkqueues one file's whole process through avhwdec device=vulkan (beside
+#            vulkanh26Xdec) and SP_K streams' steady fps, with
+#            GST_AVHW_VK_VIDEO_QUEUES=N for N in SP_VK_QUEUES ("all 1")
+#   vkprofile  vk-time.c's Vulkan calls of one file through avhwdec
+#            device=vulkan, the same with libplacebo to 224x224 RGBA, and
+#            vulkanh26Xdec (calls taking SP_VK_TRACE_US, 20000, or more listed)
 #   distinct .gpu/distinct-mp4's distinct clips of each codec (make-bundle.sh;
 #            other profiles, references, B-frames, one size), in turn,
 #            SP_DISTINCT_PASSES (3) times over, in one process
@@ -65,7 +73,7 @@ set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="startup whole vkopen vktimeline cpu threads streams vkstreams distinct"
+PARTS="startup whole vkopen vktimeline cpu threads streams vkstreams vkqueues vkprofile distinct"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -84,6 +92,8 @@ wms() {
     "$@" > /dev/null 2> "$tmp/wms.err"; rc=$?
     if [ "$rc" = 0 ]; then echo $(( ($(date +%s%N) - t0) / 1000000 )); else echo "fail($rc)"; fi
 }
+# the smallest of the numbers given
+best() { printf '%s\n' "$@" | sort -n | head -n1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -146,7 +156,6 @@ if part whole; then
     echo
     echo "| clip | avhwdec $DEVICE | ffmpeg cuda | ratio | avhwdec vulkan | GStreamer's vulkan decoder | ffmpeg vulkan |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-    best() { printf '%s\n' "$@" | sort -n | head -n1; }
     for c in h264 h265; do
         F=$CLIPS/bench-1080p-$c.mp4
         [ -f "$F" ] || continue
@@ -308,42 +317,134 @@ if part streams; then
     echo
 fi
 
+# vk_watch LABEL K OPTS FILE: K pipelines of FILE at once through avhwdec
+# device=vulkan fallback=false OPTS in one avhw-bench-decode, with
+# tests/bench/vk-time.c preloaded (where built), watched: a run still going
+# after SP_VK_WAIT (60) s is reported as stalled, with the Vulkan calls in
+# progress (vk-time's SIGUSR2), every thread's stack (gdb, else cuda-gdb,
+# else each thread's kernel wait), and killed. Logs in $OUT.
+vk_watch() {
+    local label=$1 k=$2 opts=$3 F=$4 log=$tmp/vkw-$1.log pid waited dbg pre=""
+    [ -f "$BENCH_BIN/libavhw-vk-time.so" ] && pre=$BENCH_BIN/libavhw-vk-time.so
+    LD_PRELOAD=$pre VK_TIME_LABEL=$label GST_DEBUG_NO_COLOR=1 GST_DEBUG="avhw*:4,GST_STATES:3" \
+        "$BENCH_BIN/avhw-bench-decode" --no-memory --timeout "${SP_VK_WAIT:-60}" --label "$label" -k "$k" -- \
+        "filesrc location=$F ! parsebin ! avhwdec device=vulkan fallback=false $opts ! fakesink name=sink sync=false" \
+        > /dev/null 2> "$log" &
+    pid=$!
+    waited=0
+    while kill -0 "$pid" 2> /dev/null && [ "$waited" -lt $(( ${SP_VK_WAIT:-60} + 15 )) ]; do
+        sleep 1; waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2> /dev/null; then
+        echo "- $label: **stalled**, still running after ${waited} s"
+        if [ -n "$pre" ]; then
+            kill -USR2 "$pid"; sleep 1
+            grep -E "^VK-PENDING" "$log" | head -n 40 | sed 's/^/    /'
+        fi
+        dbg=$(command -v gdb || command -v cuda-gdb || ls /usr/local/cuda*/bin/cuda-gdb 2> /dev/null | head -n 1)
+        if [ -n "$dbg" ]; then
+            timeout 120 "$dbg" -p "$pid" -batch -ex "info sharedlibrary" -ex "thread apply all bt 24" \
+                > "$tmp/stacks-$label.txt" 2>&1
+            grep -E "^#|^Thread" "$tmp/stacks-$label.txt" | head -c 8000 | sed 's/^/    /'
+        else
+            for t in /proc/"$pid"/task/*; do
+                echo "$(cat "$t/comm") $(cat "$t/wchan" 2> /dev/null)"
+            done | sort | uniq -c > "$tmp/stacks-$label.txt"
+            sed 's/^/    /' "$tmp/stacks-$label.txt"
+        fi
+        kill -9 "$pid"
+    fi
+    wait "$pid"
+    echo "- $label: exit $?; $(grep -E "^RESULT" "$log" | grep -oE "steady_fps=[0-9.]+|failures=[0-9]+" | tr '\n' ' ')"
+    grep -E "stream [0-9]+:|ERROR" "$log" | head -n 8 | cut -c1-200 | sed 's/^/    /'
+    if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+        mkdir -p "$OUT/vk"
+        tail -n 3000 "$log" | gzip > "$OUT/vk/$label-log-tail.txt.gz"
+        [ -f "$tmp/stacks-$label.txt" ] && gzip -c "$tmp/stacks-$label.txt" > "$OUT/vk/$label-stacks.txt.gz"
+    fi
+}
+
 if part vkstreams; then
     echo "### ${SP_K:-7} pipelines at once on vulkan, one process, watched"
     echo
-    for c in h264 h265; do
+    k=${SP_K:-7}; k=${k%% *}
+    for c in ${SP_VK_CODECS:-h264 h265}; do
         F=$CLIPS/bench-1080p-$c.mp4
         [ -f "$F" ] || continue
-        k=${SP_K:-7}; k=${k%% *}
-        log=$tmp/vkstreams-$c.log
-        GST_DEBUG_NO_COLOR=1 GST_DEBUG="avhw*:4,GST_STATES:3" "$BENCH_BIN/avhw-bench-decode" --no-memory \
-            --timeout "${SP_VK_WAIT:-60}" --label "vulkan-$c-k$k" -k "$k" -- "filesrc location=$F ! parsebin ! \
-            avhwdec device=vulkan fallback=false ! fakesink name=sink sync=false" > /dev/null 2> "$log" &
-        pid=$!
-        waited=0
-        while kill -0 "$pid" 2> /dev/null && [ "$waited" -lt $(( ${SP_VK_WAIT:-60} + 15 )) ]; do
-            sleep 1; waited=$((waited + 1))
+        # SP_VK_OPTS: avhwdec options per run, ";"-separated, "-" for none
+        IFS=";" read -r -a optsets <<< "${SP_VK_OPTS:--}"
+        for o in "${optsets[@]}"; do
+            [ "$o" = - ] && o=""
+            vk_watch "vulkan-$c-k$k$(echo "$o" | tr -d ' =' | sed 's/^./-&/')" "$k" "$o" "$F"
         done
-        if kill -0 "$pid" 2> /dev/null; then
-            echo "- $c: **stalled**, still running after ${waited} s; stacks:"
-            if command -v gdb > /dev/null; then
-                timeout 60 gdb -p "$pid" -batch -ex "thread apply all bt 16" > "$tmp/stacks-$c.txt" 2>&1
-            else
-                for t in /proc/"$pid"/task/*; do
-                    echo "$(cat "$t/comm") $(cat "$t/wchan" 2> /dev/null)"
-                done | sort | uniq -c > "$tmp/stacks-$c.txt"
-            fi
-            head -c 6000 "$tmp/stacks-$c.txt" | sed 's/^/    /'
-            kill -9 "$pid"
-        fi
-        wait "$pid"
-        echo "- $c: exit $?; $(grep -E "^RESULT" "$log" | grep -oE "steady_fps=[0-9.]+|failures=[0-9]+" | tr '\n' ' ')"
-        grep -E "stream [0-9]+:|ERROR" "$log" | head -n 8 | cut -c1-200 | sed 's/^/    /'
-        if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
-            tail -n 3000 "$log" > "$OUT/vkstreams-$c-log-tail.txt"
-            [ -f "$tmp/stacks-$c.txt" ] && cp "$tmp/stacks-$c.txt" "$OUT/vkstreams-$c-stacks.txt"
-        fi
     done
+    echo
+fi
+
+# Vulkan's video queues (GST_AVHW_VK_VIDEO_QUEUES): one file's whole process
+# and SP_K streams' steady rate with N queues of the decode family
+if part vkqueues; then
+    k=${SP_K:-7}; k=${k%% *}
+    echo "### Vulkan decode queues: one 1080p file's whole process (ms, best of ${SP_WHOLE_RUNS:-2}) and $k streams in one process"
+    echo
+    echo "| codec | queues | avhwdec whole ms | GStreamer's vulkanXdec whole ms | $k streams steady fps |"
+    echo "| --- | --- | ---: | ---: | ---: |"
+    for c in ${SP_VK_CODECS:-h264 h265}; do
+        F=$CLIPS/bench-1080p-$c.mp4
+        [ -f "$F" ] || continue
+        vkdec=vulkan${c}dec
+        has_element "$vkdec" || vkdec=""
+        for q in ${SP_VK_QUEUES:-all 1}; do
+            qenv=(); [ "$q" = all ] || qenv=(GST_AVHW_VK_VIDEO_QUEUES="$q")
+            a=() g=()
+            for _ in $(seq "${SP_WHOLE_RUNS:-2}"); do
+                a+=("$(wms env "${qenv[@]}" gst-launch-1.0 -q filesrc location="$F" ! parsebin ! \
+                    avhwdec device=vulkan fallback=false ! fakesink)")
+                [ -n "$vkdec" ] && g+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! "$vkdec" ! fakesink)")
+            done
+            fps=$(env "${qenv[@]}" timeout $(( ${SP_VK_WAIT:-60} + 10 )) "$BENCH_BIN/avhw-bench-decode" --no-memory \
+                --timeout "${SP_VK_WAIT:-60}" --label "q$q-$c-k$k" -k "$k" -- \
+                "filesrc location=$F ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink name=sink sync=false" \
+                2> /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p')
+            echo "| $c | $q | $(best "${a[@]}") | $(best "${g[@]:-}") | ${fps:-fail or stall} |"
+        done
+    done
+    echo
+fi
+
+# Where a Vulkan process waits: vk-time.c preloaded into one 900-frame file
+# through avhwdec device=vulkan, the same with libplacebo to 224x224 RGBA,
+# and GStreamer's vulkanh26Xdec; its rows (calls, total and max ms per
+# Vulkan function) and the whole process
+if part vkprofile; then
+    echo "### Vulkan calls of one 1080p file (tests/bench/vk-time.c)"
+    echo
+    pre=$BENCH_BIN/libavhw-vk-time.so
+    if [ ! -f "$pre" ]; then
+        echo "SKIP vkprofile: no libavhw-vk-time.so"
+    else
+        for c in ${SP_VK_CODECS:-h264 h265}; do
+            F=$CLIPS/bench-1080p-$c.mp4
+            [ -f "$F" ] || continue
+            for what in decode placebo gst; do
+                case $what in
+                    decode) p=(filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink) ;;
+                    placebo) p=(filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! avhwconvertscale
+                        ! "video/x-raw(memory:AVHWVulkan),format=RGBA,width=224,height=224" ! fakesink) ;;
+                    gst) has_element "vulkan${c}dec" || continue
+                        p=(filesrc location="$F" ! parsebin ! "vulkan${c}dec" ! fakesink) ;;
+                esac
+                t0=$(date +%s%N)
+                LD_PRELOAD=$pre VK_TIME_LABEL=$c-$what VK_TIME_TRACE=${SP_VK_TRACE_US:-20000} \
+                    gst-launch-1.0 -q "${p[@]}" > /dev/null 2> "$tmp/vkp.log"
+                echo "#### $c $what: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+                echo
+                grep -E "^VK-TIME" "$tmp/vkp.log" | sed -E 's/label=[^ ]+ process=[^ ]+ //' | sort -t= -k4 -g -r | head -n 24 | sed 's/^/    /'
+                grep -E "^VK-CALL" "$tmp/vkp.log" | head -n 30 | sed 's/^/    /'
+                echo
+            done
+        done
+    fi
     echo
 fi
 

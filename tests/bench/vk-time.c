@@ -1,0 +1,383 @@
+/* gst-avhw benchmark helper: where a process's Vulkan time goes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * An LD_PRELOAD library, the Vulkan twin of cu-time.c. FFmpeg, libplacebo,
+ * GStreamer's vulkan library and the vulkan backend take Vulkan functions
+ * from the loader by name (vkGetInstanceProcAddr, vkGetDeviceProcAddr,
+ * dlsym) or call the loader's exports; this library puts itself in front
+ * of all three and hands out a timing wrapper for the calls listed below.
+ * At exit it prints to stderr, per function called: calls, total ms, max
+ * ms, and the process's wall time:
+ *
+ *   VK-TIME label=L process=P fn=vkWaitSemaphores calls=N total_ms=T max_ms=M
+ *   VK-TIME label=L process=P wall_ms=W
+ *
+ * VK_TIME_TRACE=US also prints each call that took US microseconds or
+ * more as it returns (end time in ms since the library loaded, thread):
+ *
+ *   VK-CALL t_ms=1234.567 tid=42 fn=vkCreateDevice ms=12.345
+ *
+ * SIGUSR2 prints every call in progress, with its thread and for how long
+ * (a stalled process: which threads wait in which Vulkan call):
+ *
+ *   VK-PENDING tid=42 fn=vkWaitSemaphores ms=60123.4 arg1=0x... arg2=0x...
+ *
+ * VK_TIME_LABEL names the rows; VK_TIME_OUT=FILE appends them to FILE.
+ * Every wrapped function takes at most six integer or pointer arguments,
+ * so one wrapper shape forwards any of them; void functions' "result" is
+ * ignored by their callers.
+ *
+ *   LD_PRELOAD=.../libavhw-vk-time.so VK_TIME_TRACE=5000 gst-launch-1.0 ...
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef int (*Fn) (uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t,
+    uintptr_t);
+typedef void *(*GetProc) (void *, const char *);
+
+#define FUNCTIONS(X) \
+  X (vkCreateInstance) X (vkDestroyInstance) X (vkEnumeratePhysicalDevices) \
+  X (vkCreateDevice) X (vkDestroyDevice) X (vkDeviceWaitIdle) \
+  X (vkQueueSubmit) X (vkQueueSubmit2) X (vkQueueSubmit2KHR) \
+  X (vkQueueWaitIdle) X (vkWaitSemaphores) X (vkWaitSemaphoresKHR) \
+  X (vkWaitForFences) X (vkGetFenceStatus) X (vkResetFences) \
+  X (vkGetSemaphoreCounterValue) X (vkSignalSemaphore) \
+  X (vkCreateSemaphore) X (vkDestroySemaphore) \
+  X (vkAllocateMemory) X (vkFreeMemory) X (vkMapMemory) \
+  X (vkCreateImage) X (vkDestroyImage) X (vkBindImageMemory2) \
+  X (vkCreateImageView) X (vkDestroyImageView) \
+  X (vkCreateBuffer) X (vkDestroyBuffer) \
+  X (vkCreateCommandPool) X (vkAllocateCommandBuffers) \
+  X (vkBeginCommandBuffer) X (vkEndCommandBuffer) \
+  X (vkCreateShaderModule) X (vkCreateComputePipelines) \
+  X (vkCreateGraphicsPipelines) X (vkCreateShadersEXT) \
+  X (vkCreateVideoSessionKHR) X (vkDestroyVideoSessionKHR) \
+  X (vkBindVideoSessionMemoryKHR) X (vkCreateVideoSessionParametersKHR) \
+  X (vkDestroyVideoSessionParametersKHR) \
+  X (vkGetPhysicalDeviceVideoCapabilitiesKHR)
+
+enum
+{
+#define ENUM(name) F_##name,
+  FUNCTIONS (ENUM)
+#undef ENUM
+  N_FUNCTIONS
+};
+
+static const char *const names[N_FUNCTIONS] = {
+#define NAME(name) #name,
+  FUNCTIONS (NAME)
+#undef NAME
+};
+
+/* the loader's exports (called by symbol), and the functions the
+ * proc-addr calls gave (the driver's, or the loader's trampolines) */
+static
+_Atomic (Fn)
+    real_export[N_FUNCTIONS];
+     static _Atomic (Fn) real_proc[N_FUNCTIONS];
+     static atomic_llong calls[N_FUNCTIONS], total_ns[N_FUNCTIONS],
+         max_ns[N_FUNCTIONS];
+     static long long t_load, trace_ns = -1;
+
+/* calls in progress, for SIGUSR2 */
+#define SLOTS 256
+     typedef struct
+     {
+       atomic_long tid;
+       atomic_int fn;
+       atomic_llong t0;
+       uintptr_t a, b;
+     } Pending;
+     static Pending pending[SLOTS];
+
+     static void *(*real_dlsym) (void *, const char *);
+     static GetProc real_gipa, real_gdpa;
+
+     static long long now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int
+enter (int i, long long t0, uintptr_t a, uintptr_t b)
+{
+  long tid = (long) syscall (SYS_gettid);
+  int s;
+
+  for (s = 0; s < SLOTS; s++) {
+    long none = 0;
+
+    if (atomic_compare_exchange_strong (&pending[s].tid, &none, tid)) {
+      pending[s].a = a;
+      pending[s].b = b;
+      atomic_store (&pending[s].t0, t0);
+      atomic_store (&pending[s].fn, i);
+      return s;
+    }
+  }
+  return -1;
+}
+
+static void
+leave (int i, int slot, long long t0)
+{
+  long long t1 = now_ns (), d = t1 - t0, m;
+
+  if (slot >= 0)
+    atomic_store (&pending[slot].tid, 0);
+  atomic_fetch_add (&calls[i], 1);
+  atomic_fetch_add (&total_ns[i], d);
+  m = atomic_load (&max_ns[i]);
+  while (d > m && !atomic_compare_exchange_weak (&max_ns[i], &m, d));
+  if (trace_ns >= 0 && d >= trace_ns)
+    fprintf (stderr, "VK-CALL t_ms=%.3f tid=%ld fn=%s ms=%.3f\n",
+        (t1 - t_load) / 1e6, (long) syscall (SYS_gettid), names[i], d / 1e6);
+}
+
+static void
+on_sigusr2 (int sig)
+{
+  long long t = now_ns ();
+  char line[256];
+  int s, n;
+
+  (void) sig;
+  for (s = 0; s < SLOTS; s++) {
+    long tid = atomic_load (&pending[s].tid);
+
+    if (!tid)
+      continue;
+    n = snprintf (line, sizeof (line), "VK-PENDING tid=%ld fn=%s ms=%.1f "
+        "arg1=%#lx arg2=%#lx\n", tid, names[atomic_load (&pending[s].fn)],
+        (t - atomic_load (&pending[s].t0)) / 1e6,
+        (unsigned long) pending[s].a, (unsigned long) pending[s].b);
+    if (n > 0 && write (2, line, (size_t) n) < 0)
+      break;
+  }
+  n = snprintf (line, sizeof (line), "VK-PENDING end\n");
+  if (write (2, line, (size_t) n) < 0)
+    return;
+}
+
+static Fn
+export_of (int i)
+{
+  Fn f = atomic_load (&real_export[i]);
+
+  if (!f) {
+    void *h;
+
+    f = (Fn) real_dlsym (RTLD_NEXT, names[i]);
+    if (!f && (h = dlopen ("libvulkan.so.1", RTLD_NOW | RTLD_NOLOAD)))
+      f = (Fn) real_dlsym (h, names[i]);
+    atomic_store (&real_export[i], f);
+  }
+  return f;
+}
+
+/* the exported wrappers' prototypes (the loader's names, this library's
+ * argument shape) */
+#define PROTO(name) \
+  int name (uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t);
+FUNCTIONS (PROTO)
+#undef PROTO
+#define WRAP(name) \
+  static int proc_##name (uintptr_t a, uintptr_t b, uintptr_t c, \
+      uintptr_t d, uintptr_t e, uintptr_t f) \
+  { \
+    long long t0 = now_ns (); \
+    int slot = enter (F_##name, t0, a, b); \
+    int ret = atomic_load (&real_proc[F_##name]) (a, b, c, d, e, f); \
+    leave (F_##name, slot, t0); \
+    return ret; \
+  } \
+  int name (uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, \
+      uintptr_t e, uintptr_t f) \
+  { \
+    long long t0 = now_ns (); \
+    Fn real = export_of (F_##name); \
+    int slot, ret; \
+    if (!real) \
+      abort (); \
+    slot = enter (F_##name, t0, a, b); \
+    ret = real (a, b, c, d, e, f); \
+    leave (F_##name, slot, t0); \
+    return ret; \
+  }
+    FUNCTIONS (WRAP)
+#undef WRAP
+     static const Fn proc_wrappers[N_FUNCTIONS] = {
+#define WRAPPER(name) proc_##name,
+       FUNCTIONS (WRAPPER)
+#undef WRAPPER
+     };
+
+static const Fn export_wrappers[N_FUNCTIONS] = {
+#define WRAPPER(name) name,
+  FUNCTIONS (WRAPPER)
+#undef WRAPPER
+};
+
+void *vkGetInstanceProcAddr (void *instance, const char *name);
+void *vkGetDeviceProcAddr (void *device, const char *name);
+
+/* @p, the real function called @name, or the wrapper to hand out instead */
+static void *
+wrap_proc (const char *name, void *p)
+{
+  int i;
+
+  if (!p || strncmp (name, "vk", 2) != 0)
+    return p;
+  if (!strcmp (name, "vkGetInstanceProcAddr"))
+    return (void *) vkGetInstanceProcAddr;
+  if (!strcmp (name, "vkGetDeviceProcAddr"))
+    return (void *) vkGetDeviceProcAddr;
+  for (i = 0; i < N_FUNCTIONS; i++) {
+    if (strcmp (name, names[i]) == 0) {
+      Fn none = NULL;
+
+      /* what the loader exports (the core functions) goes through its
+       * trampoline, which serves every instance and device */
+      if (export_of (i))
+        return (void *) export_wrappers[i];
+      /* an extension's: one driver per process, the first function found
+       * stays */
+      atomic_compare_exchange_strong (&real_proc[i], &none, (Fn) p);
+      return atomic_load (&real_proc[i]) == (Fn) p ?
+          (void *) proc_wrappers[i] : p;
+    }
+  }
+  return p;
+}
+
+/* the loader's two entry points, from wherever it is: the global scope,
+ * or (loaded by a plugin with local binding) its own handle */
+static void
+find_loader (void)
+{
+  void *h;
+
+  if (real_gipa && real_gdpa)
+    return;
+  if (!real_gipa)
+    real_gipa = (GetProc) real_dlsym (RTLD_NEXT, "vkGetInstanceProcAddr");
+  if (!real_gdpa)
+    real_gdpa = (GetProc) real_dlsym (RTLD_NEXT, "vkGetDeviceProcAddr");
+  if ((!real_gipa || !real_gdpa)
+      && (h = dlopen ("libvulkan.so.1", RTLD_NOW))) {
+    if (!real_gipa)
+      real_gipa = (GetProc) real_dlsym (h, "vkGetInstanceProcAddr");
+    if (!real_gdpa)
+      real_gdpa = (GetProc) real_dlsym (h, "vkGetDeviceProcAddr");
+  }
+}
+
+void *
+vkGetInstanceProcAddr (void *instance, const char *name)
+{
+  find_loader ();
+  return real_gipa ? wrap_proc (name, real_gipa (instance, name)) : NULL;
+}
+
+void *
+vkGetDeviceProcAddr (void *device, const char *name)
+{
+  find_loader ();
+  return real_gdpa ? wrap_proc (name, real_gdpa (device, name)) : NULL;
+}
+
+__attribute__((constructor))
+     static void load (void)
+{
+  const char *t = getenv ("VK_TIME_TRACE");
+  struct sigaction sa;
+
+  if (real_dlsym)
+    return;
+  t_load = now_ns ();
+  if (t && *t)
+    trace_ns = atoll (t) * 1000LL;
+  /* dlsym's own version: glibc 2.34 moved it into libc */
+  real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  if (!real_dlsym)
+    real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+  if (!real_dlsym)
+    real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.17");
+  if (!real_dlsym) {
+    fprintf (stderr, "vk-time: cannot find the real dlsym\n");
+    abort ();
+  }
+  memset (&sa, 0, sizeof (sa));
+  sa.sa_handler = on_sigusr2;
+  sa.sa_flags = SA_RESTART;
+  sigaction (SIGUSR2, &sa, NULL);
+}
+
+/* a program or library that takes the loader's entry points with dlsym()
+ * (FFmpeg without a get_proc_addr, libplacebo) gets the wrappers */
+void *
+dlsym (void *handle, const char *symbol)
+{
+  void *p;
+
+  if (!real_dlsym)
+    load ();
+  p = real_dlsym (handle, symbol);
+  if (!p || strncmp (symbol, "vk", 2) != 0)
+    return p;
+  if (!strcmp (symbol, "vkGetInstanceProcAddr")) {
+    if (!real_gipa)
+      real_gipa = (GetProc) p;
+    return (void *) vkGetInstanceProcAddr;
+  }
+  if (!strcmp (symbol, "vkGetDeviceProcAddr")) {
+    if (!real_gdpa)
+      real_gdpa = (GetProc) p;
+    return (void *) vkGetDeviceProcAddr;
+  }
+  return wrap_proc (symbol, p);
+}
+
+__attribute__((destructor))
+     static void report (void)
+{
+  const char *label = getenv ("VK_TIME_LABEL");
+  const char *path = getenv ("VK_TIME_OUT");
+  FILE *out = path ? fopen (path, "a") : NULL;
+  int i;
+
+  if (!out)
+    out = stderr;
+  for (i = 0; i < N_FUNCTIONS; i++) {
+    long long n = atomic_load (&calls[i]);
+
+    if (n)
+      fprintf (out, "VK-TIME label=%s process=%s fn=%s calls=%lld "
+          "total_ms=%.3f max_ms=%.3f\n", label ? label : "-",
+          program_invocation_short_name, names[i], n,
+          atomic_load (&total_ns[i]) / 1e6, atomic_load (&max_ns[i]) / 1e6);
+  }
+  fprintf (out, "VK-TIME label=%s process=%s wall_ms=%.1f\n",
+      label ? label : "-", program_invocation_short_name,
+      (now_ns () - t_load) / 1e6);
+  if (out != stderr)
+    fclose (out);
+}
