@@ -36,41 +36,64 @@ G_DEFINE_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend,
     GST_TYPE_AVHW_BACKEND);
 #endif
 
-/* Physical devices, listed once per process: a Vulkan instance is cheap and
- * creates no logical device, so this wakes nothing. */
+/* Physical devices, listed once per process on the process's one
+ * VkInstance (vk_instance_get()), which creates no logical device, so
+ * this wakes nothing. */
 static GMutex vk_lock;
 static gboolean vk_listed;
 static GPtrArray *vk_names;
 static gchar *vk_reason;
 
-VkResult
-vk_instance_new (guint32 api_version, VkInstance * instance)
-{
-  VkApplicationInfo app = {
-    .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-    .pApplicationName = "gst-avhw",
-    .apiVersion = api_version,
-  };
-  VkInstanceCreateInfo info = {
-    .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-    .pApplicationInfo = &app,
-  };
+static GMutex vk_instance_lock;
+static VkInstance vk_instance;
+static VkResult vk_instance_result = VK_NOT_READY;
+static guint32 vk_instance_api;
 
-  *instance = VK_NULL_HANDLE;
-  return vkCreateInstance (&info, NULL, instance);
+VkInstance
+vk_instance_get (guint32 * api_version, VkResult * result)
+{
+  g_mutex_lock (&vk_instance_lock);
+  if (vk_instance_result == VK_NOT_READY) {
+    guint32 loader = 0;
+    VkApplicationInfo app = {
+      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+      .pApplicationName = "gst-avhw",
+    };
+    VkInstanceCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+      .pApplicationInfo = &app,
+    };
+
+    /* 1.3 where the loader has it (FFmpeg 7.1's devices are 1.3) */
+    if (vkEnumerateInstanceVersion (&loader) != VK_SUCCESS)
+      loader = VK_API_VERSION_1_1;
+    vk_instance_api = app.apiVersion = loader >= VK_API_VERSION_1_3 ?
+        VK_API_VERSION_1_3 : VK_API_VERSION_1_1;
+    vk_instance_result = vkCreateInstance (&info, NULL, &vk_instance);
+    if (vk_instance_result != VK_SUCCESS)
+      vk_instance = VK_NULL_HANDLE;
+    GST_INFO ("the process's VkInstance, Vulkan %u.%u: VkResult %d",
+        VK_API_VERSION_MAJOR (vk_instance_api),
+        VK_API_VERSION_MINOR (vk_instance_api), vk_instance_result);
+  }
+  if (api_version)
+    *api_version = vk_instance_api;
+  if (result)
+    *result = vk_instance_result;
+  g_mutex_unlock (&vk_instance_lock);
+  return vk_instance;
 }
 
 static void
 vk_list_devices_locked (void)
 {
-  VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice *devs = NULL;
   uint32_t n = 0, i;
   VkResult res;
+  VkInstance instance = vk_instance_get (NULL, &res);
 
   vk_listed = TRUE;
   vk_names = g_ptr_array_new_with_free_func (g_free);
-  res = vk_instance_new (VK_API_VERSION_1_1, &instance);
   if (res != VK_SUCCESS) {
     vk_reason = g_strdup_printf ("vkCreateInstance failed (VkResult %d): no "
         "Vulkan driver (ICD) is installed or it refused to start", res);
@@ -92,7 +115,6 @@ vk_list_devices_locked (void)
   if (n == 0)
     vk_reason = g_strdup ("the Vulkan driver reports no physical device");
   g_free (devs);
-  vkDestroyInstance (instance, NULL);
   GST_INFO ("%u Vulkan physical device(s)", n);
 }
 

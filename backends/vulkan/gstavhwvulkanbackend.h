@@ -28,11 +28,14 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstAvhwVulkanBackend, gst_avhw_vulkan_backend, GST,
     AVHW_VULKAN_BACKEND, GstAvhwBackend);
 
-/* A Vulkan instance asking for @api_version (VK_API_VERSION_1_1 for
- * listing physical devices; no device is made); destroy it with
- * vkDestroyInstance(). */
+/* The process's VkInstance, made at the first call and kept for the
+ * process: the backend lists devices, asks their video capabilities and
+ * makes its VkDevices on it, so the driver starts one instance, not one
+ * for each (on NVIDIA's driver each costs tens of ms). Vulkan 1.3 where the
+ * loader has it (@api_version says which), else 1.1. VK_NULL_HANDLE when
+ * it could not be made (@result says why). Not to be destroyed. */
 G_GNUC_INTERNAL
-VkResult vk_instance_new (guint32 api_version, VkInstance * instance);
+VkInstance vk_instance_get (guint32 * api_version, VkResult * result);
 
 /* From gstavhwvulkandevice.c: open_device: the VkDevice made with the
  * queues FFmpeg uses, one of each except video queues (FFmpeg 7.1 on);

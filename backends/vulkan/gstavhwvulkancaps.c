@@ -310,13 +310,13 @@ static void
 vk_query_all_locked (void)
 {
   PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR get_caps;
-  VkInstance instance;
+  VkInstance instance = vk_instance_get (NULL, NULL);
   VkPhysicalDevice *devs = NULL;
   uint32_t n = 0, i, j;
   guint c;
 
   caps_devices = g_array_new (FALSE, TRUE, sizeof (AvhwVkDeviceCaps));
-  if (vk_instance_new (VK_API_VERSION_1_1, &instance) != VK_SUCCESS)
+  if (instance == VK_NULL_HANDLE)
     return;
   get_caps = (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR)
       vkGetInstanceProcAddr (instance,
@@ -353,7 +353,6 @@ vk_query_all_locked (void)
     g_hash_table_unref (exts);
   }
   g_free (devs);
-  vkDestroyInstance (instance, NULL);
 }
 
 static gboolean

@@ -10,8 +10,9 @@
  * 7.1 would make it (a Vulkan 1.3 instance, the optional device
  * extensions of FFmpeg's list that the device has, the features FFmpeg
  * enables, the queue families FFmpeg picks) but with one queue in each
- * family for graphics, compute and transfers, and every queue of the video
- * families (on NVIDIA, one per decoder engine), and none for optical flow
+ * family for graphics, compute and transfers, and the two queues of each
+ * video family that FFmpeg's decoders submit to (video_queues()), and
+ * none for optical flow
  * (FFmpeg's nvof filters are not offered), and gives it to FFmpeg
  * with av_hwdevice_ctx_init(): FFmpeg uses what it is told.
  *
@@ -74,7 +75,6 @@ static const gchar *const ffmpeg_device_exts[] = {
  * hwctx->device_features chains the structs below. */
 typedef struct
 {
-  VkInstance inst;
   VkDevice dev;
   gchar **exts;
   VkPhysicalDeviceVulkan11Features f11;
@@ -99,8 +99,6 @@ vk_dev_free (AVHWDeviceContext * dctx)
     gst_avhw_vk_sem_fix_remove (d->dev);
     vkDestroyDevice (d->dev, NULL);
   }
-  if (d->inst)
-    vkDestroyInstance (d->inst, NULL);
   g_strfreev (d->exts);
   g_free (d);
 }
@@ -310,15 +308,25 @@ typedef struct
 
 #define VIDEO_BITS (VK_QUEUE_VIDEO_DECODE_BIT_KHR | VK_QUEUE_VIDEO_ENCODE_BIT_KHR)
 
-/* How many queues of a video family to make: GST_AVHW_VK_VIDEO_QUEUES, or
- * all of them. */
+/* How many queues of a video family to make: GST_AVHW_VK_VIDEO_QUEUES
+ * (a number, or "all"), else two. FFmpeg 7.1 submits each decoder's work
+ * from an execution pool of two contexts, placed on queues 0 and 1 of the
+ * decode family (libavcodec/vulkan_decode.c: ff_vk_exec_pool_init() with
+ * 2; libavutil/vulkan.c: queue i % nb_queues), so every decoder of a
+ * device uses those two and no other: NVIDIA's seven decode queues cost
+ * vkCreateDevice ~20 ms each and give nothing. */
 static guint32
 video_queues (void)
 {
   const gchar *env = g_getenv ("GST_AVHW_VK_VIDEO_QUEUES");
-  guint64 n = env ? g_ascii_strtoull (env, NULL, 10) : 0;
+  guint64 n;
 
-  return n > 0 ? (guint32) MIN (n, 64) : G_MAXUINT32;
+  if (!env || !*env)
+    return 2;
+  if (!g_ascii_strcasecmp (env, "all"))
+    return G_MAXUINT32;
+  n = g_ascii_strtoull (env, NULL, 10);
+  return n > 0 ? (guint32) MIN (n, 64) : 2;
 }
 
 static void
@@ -417,8 +425,8 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
   g_free (qf);
 }
 
-/* Creates @d's instance and device for physical device @index; the device
- * context's fields in @hwctx. NULL, or why not. */
+/* Creates @d's device for physical device @index, on the process's
+ * instance; the device context's fields in @hwctx. NULL, or why not. */
 static gchar *
 create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
 {
@@ -428,20 +436,18 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
   VkPhysicalDevice *devs;
   float prio[64];
   uint32_t n = 0, version = 0, i;
-  VkResult res;
+  VkResult res = VK_SUCCESS;
+  VkInstance inst = vk_instance_get (&version, &res);
 
-  if (vkEnumerateInstanceVersion (&version) != VK_SUCCESS
-      || version < VK_API_VERSION_1_3)
-    return g_strdup_printf ("the Vulkan loader is %u.%u; FFmpeg asks 1.3",
-        VK_API_VERSION_MAJOR (version), VK_API_VERSION_MINOR (version));
-  res = vk_instance_new (VK_API_VERSION_1_3, &d->inst);
-  if (res != VK_SUCCESS)
+  if (inst == VK_NULL_HANDLE)
     return g_strdup_printf ("vkCreateInstance: VkResult %d", res);
-  vkEnumeratePhysicalDevices (d->inst, &n, NULL);
+  if (version < VK_API_VERSION_1_3)
+    return g_strdup ("the Vulkan loader is older than 1.3; FFmpeg asks 1.3");
+  vkEnumeratePhysicalDevices (inst, &n, NULL);
   if (index >= n)
     return g_strdup_printf ("no physical device %u (%u listed)", index, n);
   devs = g_new0 (VkPhysicalDevice, n);
-  vkEnumeratePhysicalDevices (d->inst, &n, devs);
+  vkEnumeratePhysicalDevices (inst, &n, devs);
   hwctx->phys_dev = devs[index];
   g_free (devs);
   vkGetPhysicalDeviceProperties (hwctx->phys_dev, &props);
@@ -476,7 +482,7 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
         props.deviceName, res);
 
   hwctx->get_proc_addr = vkGetInstanceProcAddr;
-  hwctx->inst = d->inst;
+  hwctx->inst = inst;
   hwctx->act_dev = d->dev;
   hwctx->enabled_dev_extensions = (const char *const *) d->exts;
   hwctx->nb_enabled_dev_extensions = dinfo.enabledExtensionCount;
