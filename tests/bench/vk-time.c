@@ -18,9 +18,13 @@
  *   VK-CALL t_ms=1234.567 tid=42 fn=vkCreateDevice ms=12.345
  *
  * SIGUSR2 prints every call in progress, with its thread and for how long
- * (a stalled process: which threads wait in which Vulkan call):
+ * (a stalled process: which threads wait in which Vulkan call), then every
+ * thread's stack (glibc's backtrace(), frames as "library(+offset)": the
+ * GPU machine has no gdb; addr2line on the unstripped library names them):
  *
  *   VK-PENDING tid=42 fn=vkWaitSemaphores ms=60123.4 arg1=0x... arg2=0x...
+ *   VK-STACK tid=42
+ *   /tmp/gpubundle/lib/libavcodec.so.61(+0x1a2b3c)[0x7f...]
  *
  * VK_TIME_LABEL names the rows; VK_TIME_OUT=FILE appends them to FILE.
  * Every wrapped function takes at most six integer or pointer arguments,
@@ -32,8 +36,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -151,6 +158,70 @@ leave (int i, int slot, long long t0)
         (t1 - t_load) / 1e6, (long) syscall (SYS_gettid), names[i], d / 1e6);
 }
 
+/* every thread's stack, one thread at a time (a spin lock: these run in
+ * signal handlers) */
+static atomic_int stack_lock, stacks_done;
+
+static void
+print_own_stack (void)
+{
+  void *frames[48];
+  char line[64];
+  int n = backtrace (frames, 48), len;
+
+  while (atomic_exchange (&stack_lock, 1));
+  len = snprintf (line, sizeof (line), "VK-STACK tid=%ld\n",
+      (long) syscall (SYS_gettid));
+  if (len > 0 && write (2, line, (size_t) len) < 0)
+    len = 0;
+  backtrace_symbols_fd (frames, n, 2);
+  atomic_store (&stack_lock, 0);
+}
+
+static void
+on_stack_signal (int sig)
+{
+  (void) sig;
+  print_own_stack ();
+  atomic_fetch_add (&stacks_done, 1);
+}
+
+/* signals every other thread of the process (read from /proc/self/task
+ * with getdents64, which a signal handler may call) to print its stack,
+ * and waits up to 2 s for them */
+static void
+all_stacks (void)
+{
+  char buf[4096];
+  long self = (long) syscall (SYS_gettid);
+  int fd = open ("/proc/self/task", O_RDONLY | O_DIRECTORY), sent = 0, i;
+  long n;
+
+  if (fd < 0)
+    return;
+  atomic_store (&stacks_done, 0);
+  while ((n = syscall (SYS_getdents64, fd, buf, sizeof (buf))) > 0) {
+    long off = 0;
+
+    while (off < n) {
+      struct dirent64 *d = (struct dirent64 *) (buf + off);
+      long tid = atol (d->d_name);
+
+      off += d->d_reclen;
+      if (tid > 0 && tid != self
+          && syscall (SYS_tgkill, (long) getpid (), tid, SIGRTMIN + 4) == 0)
+        sent++;
+    }
+  }
+  close (fd);
+  print_own_stack ();
+  for (i = 0; i < 200 && atomic_load (&stacks_done) < sent; i++) {
+    struct timespec ts = { 0, 10000000 };
+
+    nanosleep (&ts, NULL);
+  }
+}
+
 static void
 on_sigusr2 (int sig)
 {
@@ -172,6 +243,10 @@ on_sigusr2 (int sig)
       break;
   }
   n = snprintf (line, sizeof (line), "VK-PENDING end\n");
+  if (write (2, line, (size_t) n) < 0)
+    return;
+  all_stacks ();
+  n = snprintf (line, sizeof (line), "VK-STACK end\n");
   if (write (2, line, (size_t) n) < 0)
     return;
 }
@@ -329,6 +404,14 @@ __attribute__((constructor))
   sa.sa_handler = on_sigusr2;
   sa.sa_flags = SA_RESTART;
   sigaction (SIGUSR2, &sa, NULL);
+  sa.sa_handler = on_stack_signal;
+  sigaction (SIGRTMIN + 4, &sa, NULL);
+  {
+    /* backtrace() loads libgcc_s at its first call: not in a handler */
+    void *f[2];
+
+    backtrace (f, 2);
+  }
 }
 
 /* a program or library that takes the loader's entry points with dlsym()

@@ -50,15 +50,16 @@
 #            (SP_VK_CODECS) on device=vulkan fallback=false, one process, once
 #            per avhwdec option set of SP_VK_OPTS (";"-separated, "-": none),
 #            with a watchdog: a run still going after SP_VK_WAIT (60) s is
-#            reported as stalled, with the Vulkan calls in progress
-#            (tests/bench/vk-time.c), its threads' stacks (gdb or cuda-gdb;
-#            else each thread's kernel wait) and its GST_DEBUG log's last
-#            lines in $OUT/vk, and killed
+#            reported as stalled, with the Vulkan calls in progress and every
+#            thread's stack (tests/bench/vk-time.c; without it gdb or
+#            cuda-gdb, else each thread's kernel wait) and its GST_DEBUG log's
+#            last lines in $OUT/vk, and killed
 #   vkqueues one file's whole process through avhwdec device=vulkan (beside
 #            vulkanh26Xdec) and SP_K streams' steady fps, with
 #            GST_AVHW_VK_VIDEO_QUEUES=N for N in SP_VK_QUEUES ("all 1")
 #   vkprofile  vk-time.c's Vulkan calls of one file through avhwdec
-#            device=vulkan, the same with libplacebo to 224x224 RGBA, and
+#            device=vulkan, the same with libplacebo to 224x224 RGBA, ffmpeg
+#            -hwaccel vulkan with its libplacebo filter to the same, and
 #            vulkanh26Xdec (calls taking SP_VK_TRACE_US, 20000, or more listed)
 #   distinct .gpu/distinct-mp4's distinct clips of each codec (make-bundle.sh;
 #            other profiles, references, B-frames, one size), in turn,
@@ -321,8 +322,8 @@ fi
 # device=vulkan fallback=false OPTS in one avhw-bench-decode, with
 # tests/bench/vk-time.c preloaded (where built), watched: a run still going
 # after SP_VK_WAIT (60) s is reported as stalled, with the Vulkan calls in
-# progress (vk-time's SIGUSR2), every thread's stack (gdb, else cuda-gdb,
-# else each thread's kernel wait), and killed. Logs in $OUT.
+# progress and every thread's stack (vk-time's SIGUSR2; without vk-time gdb,
+# else cuda-gdb, else each thread's kernel wait), and killed. Logs in $OUT.
 vk_watch() {
     local label=$1 k=$2 opts=$3 F=$4 log=$tmp/vkw-$1.log pid waited dbg pre=""
     [ -f "$BENCH_BIN/libavhw-vk-time.so" ] && pre=$BENCH_BIN/libavhw-vk-time.so
@@ -338,19 +339,22 @@ vk_watch() {
     if kill -0 "$pid" 2> /dev/null; then
         echo "- $label: **stalled**, still running after ${waited} s"
         if [ -n "$pre" ]; then
-            kill -USR2 "$pid"; sleep 1
+            # vk-time: the Vulkan calls in progress, then every thread's stack
+            kill -USR2 "$pid"; sleep 4
             grep -E "^VK-PENDING" "$log" | head -n 40 | sed 's/^/    /'
-        fi
-        dbg=$(command -v gdb || command -v cuda-gdb || ls /usr/local/cuda*/bin/cuda-gdb 2> /dev/null | head -n 1)
-        if [ -n "$dbg" ]; then
-            timeout 120 "$dbg" -p "$pid" -batch -ex "info sharedlibrary" -ex "thread apply all bt 24" \
-                > "$tmp/stacks-$label.txt" 2>&1
-            grep -E "^#|^Thread" "$tmp/stacks-$label.txt" | head -c 8000 | sed 's/^/    /'
+            sed -n '/^VK-STACK tid/,/^VK-STACK end/p' "$log" > "$tmp/stacks-$label.txt"
+            echo "    $(grep -c '^VK-STACK tid' "$tmp/stacks-$label.txt") thread stacks in \$OUT/vk/$label-stacks.txt.gz"
         else
-            for t in /proc/"$pid"/task/*; do
-                echo "$(cat "$t/comm") $(cat "$t/wchan" 2> /dev/null)"
-            done | sort | uniq -c > "$tmp/stacks-$label.txt"
-            sed 's/^/    /' "$tmp/stacks-$label.txt"
+            dbg=$(command -v gdb || command -v cuda-gdb || ls /usr/local/cuda*/bin/cuda-gdb 2> /dev/null | head -n 1)
+            if [ -n "$dbg" ]; then
+                timeout -k 5 60 "$dbg" -p "$pid" -batch -ex "info sharedlibrary" -ex "thread apply all bt 24" \
+                    > "$tmp/stacks-$label.txt" 2>&1
+            else
+                for t in /proc/"$pid"/task/*; do
+                    echo "$(cat "$t/comm") $(cat "$t/wchan" 2> /dev/null)"
+                done | sort | uniq -c > "$tmp/stacks-$label.txt"
+            fi
+            head -c 4000 "$tmp/stacks-$label.txt" | sed 's/^/    /'
         fi
         kill -9 "$pid"
     fi
@@ -405,9 +409,16 @@ if part vkqueues; then
             fps=$(env "${qenv[@]}" timeout $(( ${SP_VK_WAIT:-60} + 10 )) "$BENCH_BIN/avhw-bench-decode" --no-memory \
                 --timeout "${SP_VK_WAIT:-60}" --label "q$q-$c-k$k" -k "$k" -- \
                 "filesrc location=$F ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink name=sink sync=false" \
-                2> /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p')
+                2>&1 > /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p')
             echo "| $c | $q | $(best "${a[@]}") | $(best "${g[@]:-}") | ${fps:-fail or stall} |"
         done
+        if [ -n "$vkdec" ]; then
+            fps=$(timeout $(( ${SP_VK_WAIT:-60} + 10 )) "$BENCH_BIN/avhw-bench-decode" --no-memory \
+                --timeout "${SP_VK_WAIT:-60}" --label "$vkdec-k$k" -k "$k" -- \
+                "filesrc location=$F ! parsebin ! $vkdec ! fakesink name=sink sync=false" \
+                2>&1 > /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p')
+            echo "| $c | $vkdec, GStreamer's | - | - | ${fps:-fail or stall} |"
+        fi
     done
     echo
 fi
@@ -426,8 +437,9 @@ if part vkprofile; then
         for c in ${SP_VK_CODECS:-h264 h265}; do
             F=$CLIPS/bench-1080p-$c.mp4
             [ -f "$F" ] || continue
-            for what in decode placebo gst; do
+            for what in decode placebo ffplacebo gst; do
                 case $what in
+                    ffplacebo) p=() ;;
                     decode) p=(filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink) ;;
                     placebo) p=(filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false ! avhwconvertscale
                         ! "video/x-raw(memory:AVHWVulkan),format=RGBA,width=224,height=224" ! fakesink) ;;
@@ -435,8 +447,16 @@ if part vkprofile; then
                         p=(filesrc location="$F" ! parsebin ! "vulkan${c}dec" ! fakesink) ;;
                 esac
                 t0=$(date +%s%N)
-                LD_PRELOAD=$pre VK_TIME_LABEL=$c-$what VK_TIME_TRACE=${SP_VK_TRACE_US:-20000} \
-                    gst-launch-1.0 -q "${p[@]}" > /dev/null 2> "$tmp/vkp.log"
+                if [ "$what" = ffplacebo ]; then
+                    # FFmpeg's own decode and libplacebo filter: the anchor
+                    LD_PRELOAD=$pre VK_TIME_LABEL=$c-$what VK_TIME_TRACE=${SP_VK_TRACE_US:-20000} \
+                        ffmpeg -v error -nostdin -init_hw_device vulkan=vk:0 -hwaccel vulkan -hwaccel_device vk \
+                        -hwaccel_output_format vulkan -i "$F" -vf libplacebo=w=224:h=224:format=rgba \
+                        -f null - > /dev/null 2> "$tmp/vkp.log"
+                else
+                    LD_PRELOAD=$pre VK_TIME_LABEL=$c-$what VK_TIME_TRACE=${SP_VK_TRACE_US:-20000} \
+                        gst-launch-1.0 -q "${p[@]}" > /dev/null 2> "$tmp/vkp.log"
+                fi
                 echo "#### $c $what: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
                 echo
                 grep -E "^VK-TIME" "$tmp/vkp.log" | sed -E 's/label=[^ ]+ process=[^ ]+ //' | sort -t= -k4 -g -r | head -n 24 | sed 's/^/    /'
