@@ -320,13 +320,13 @@ fi
 
 # vk_watch LABEL K OPTS FILE: K pipelines of FILE at once through avhwdec
 # device=vulkan fallback=false OPTS in one avhw-bench-decode, with
-# tests/bench/vk-time.c preloaded (where built), watched: a run still going
+# tests/bench/vk-time.c preloaded (VK_TIME_SO, else the bundle's), watched: a run still going
 # after SP_VK_WAIT (60) s is reported as stalled, with the Vulkan calls in
 # progress and every thread's stack (vk-time's SIGUSR2; without vk-time gdb,
 # else cuda-gdb, else each thread's kernel wait), and killed. Logs in $OUT.
 vk_watch() {
-    local label=$1 k=$2 opts=$3 F=$4 log=$tmp/vkw-$1.log pid waited dbg pre=""
-    [ -f "$BENCH_BIN/libavhw-vk-time.so" ] && pre=$BENCH_BIN/libavhw-vk-time.so
+    local label=$1 k=$2 opts=$3 F=$4 log=$tmp/vkw-$1.log pid waited dbg pre=${VK_TIME_SO:-}
+    [ -z "$pre" ] && [ -f "$BENCH_BIN/libavhw-vk-time.so" ] && pre=$BENCH_BIN/libavhw-vk-time.so
     LD_PRELOAD=$pre VK_TIME_LABEL=$label GST_DEBUG_NO_COLOR=1 GST_DEBUG="avhw*:4,GST_STATES:3" \
         "$BENCH_BIN/avhw-bench-decode" --no-memory --timeout "${SP_VK_WAIT:-60}" --label "$label" -k "$k" -- \
         "filesrc location=$F ! parsebin ! avhwdec device=vulkan fallback=false $opts ! fakesink name=sink sync=false" \
