@@ -18,7 +18,9 @@
 #   bash tests/gpu/make-bundle.sh [--worktree] [--d13]
 # By default it builds the last commit (HEAD), exported with `git archive` into
 # /tmp/avhw-gpu-src/COMMIT, so that uncommitted work in the tree stays out of
-# the GPU run; --worktree builds the working tree as it is (in build-gpu/).
+# the GPU run; --worktree builds the working tree as it is (in build-gpu/);
+# --bundle-only makes .gpu/gpubundle.tar.xz and nothing else (no corpus,
+# clips or fuzz streams: those of an earlier run stay).
 # --d13 makes only .gpu/gpubundle-d13.tar.xz (media, clips and fuzz come from a
 # run without it): it runs this script with --in-d13 inside a Debian 13 chroot
 # (shared/distros/debian13.sh --root D13_ROOT) whose /src is the tree being
@@ -39,10 +41,11 @@ SHARED=${SHARED:-$TOP/../shared}
 MEDIA=${MEDIA:-$SHARED/media}
 GPU=${GPU_DIR:-$TOP/.gpu}
 D13_ROOT=${D13_ROOT:-/var/tmp/debian13-gpu}
-WORKTREE=0 MODE=d12
+WORKTREE=0 MODE=d12 BUNDLE_ONLY=0
 for a in "$@"; do
     case $a in
         --worktree) WORKTREE=1 ;;
+        --bundle-only) BUNDLE_ONLY=1 ;;
         --d13) MODE=d13 ;;
         --in-d13) MODE=in-d13 ;;
         *) echo "make-bundle: unknown argument $a" >&2; exit 2 ;;
@@ -215,6 +218,7 @@ bash "$SHARED/gpu/mkbundle" "$BUNDLE" --ffmpeg-prefix "$FFPREFIX" --add-prefix "
     --plugin ivfparse --plugin mpegtsmux "${extra[@]}"
 bash "$SHARED/gpu/check-bundle.sh" "$BUNDLE" --element avhwdec
 [ "$MODE" = d12 ] || { ls -l "$BUNDLE"; exit 0; }   # the rest is done on the host
+[ "$BUNDLE_ONLY" = 0 ] || { ls -l "$BUNDLE"; size_note; exit 0; }
 
 # 6. the corpus (streams and manifest; framemd5/, reference/ and licenses/ stay)
 if [ -f "$MEDIA/MANIFEST.tsv" ]; then
