@@ -462,6 +462,10 @@ if part vkprofile; then
                 grep -E "^VK-TIME" "$tmp/vkp.log" | sed -E 's/label=[^ ]+ process=[^ ]+ //' | sort -t= -k4 -g -r | head -n 24 | sed 's/^/    /'
                 grep -E "^VK-CALL" "$tmp/vkp.log" | head -n 30 | sed 's/^/    /'
                 echo
+                if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+                    mkdir -p "$OUT/vk"
+                    gzip -c "$tmp/vkp.log" > "$OUT/vk/profile-$c-$what.log.gz"
+                fi
             done
         done
     fi
