@@ -456,34 +456,49 @@ vk_decodes_field_coded (const AvhwVkDeviceCaps * dc, AvhwVkCodec c,
   return TRUE;
 }
 
-/* Frame threads. FFmpeg's Vulkan hwaccel keeps its video session
- * parameters (the stream's SPS and PPS) per frame thread, and a thread
- * takes the previous thread's at each packet only when that thread has
- * some (ff_vk_update_thread_context(), up to FFmpeg 7.1, libavcodec 61).
- * A thread that has just read new parameter sets drops its own and, in
- * H.264, makes new ones only after it has let the next thread start
- * (ff_thread_finish_setup() comes before the hwaccel's start_frame): a
- * next thread that looks in between keeps the parameters of the stream
- * before and decodes with them, and passes them on. Same IDs, other
- * contents (a kept decoder given the next clip, or a stream whose SPS
- * changes) give whole clips of wrong pictures with no error: once in 672
- * decodes on the H200 (issue 30). FFmpeg 7.1's H.265 makes its parameters
- * before it lets the next thread start; FFmpeg 6.1 and 7.0 (before
- * libavcodec 61.19) were not read, so both codecs keep to one thread
- * there. */
+/* Frame threads. Two faults of FFmpeg's Vulkan hwaccel with frame
+ * threads, up to FFmpeg 7.1 (libavcodec 61):
+ *
+ * - H.264: the hwaccel keeps its video session parameters (the stream's
+ *   SPS and PPS) per frame thread, and a thread takes the previous
+ *   thread's at each packet only when that thread has some
+ *   (ff_vk_update_thread_context()). A thread that has just read new
+ *   parameter sets drops its own and makes new ones only after it has let
+ *   the next thread start (ff_thread_finish_setup() comes before the
+ *   hwaccel's start_frame): a next thread that looks in between keeps the
+ *   parameters of the stream before and decodes with them. Same IDs, other
+ *   contents (a kept decoder given the next clip) gave whole clips of wrong
+ *   pictures with no error: once in 672 decodes on the H200 (issue 30).
+ * - Both codecs: the hwaccel is marked thread-safe and async-safe, so
+ *   FFmpeg runs the frame threads' end_frame calls at once; each locks its
+ *   output frame, then its reference frames one by one
+ *   (ff_vk_exec_add_dep_frame(), AVVulkanFramesContext.lock_frame), in
+ *   reference-list order, and holds them to its submission. Two threads
+ *   that need the same two frames in the other order wait for each other
+ *   for ever: seven H.265 pipelines on vulkan in one process, the first
+ *   with four frame threads, stalled on the H200 and on an H100 (runs 77
+ *   and 79; the four threads' stacks in ff_vk_exec_add_dep_frame()'s
+ *   lock, no thread in a Vulkan call). Nothing orders a thread's end_frame
+ *   after its references' either (H.265 reports a frame's progress after
+ *   end_frame, but with a hwaccel waits for none).
+ *
+ * So both codecs keep to one frame thread up to FFmpeg 7.1. Later FFmpeg
+ * (libavcodec 62) is not checked and keeps what avhwdec asks. */
 static guint
 vk_decode_frame_threads (enum AVCodecID codec_id, gchar ** reason)
 {
   unsigned v = avcodec_version ();      /* the FFmpeg in use */
 
   if (v >= AV_VERSION_INT (62, 0, 0) || (codec_id != AV_CODEC_ID_H264
-          && !(codec_id == AV_CODEC_ID_HEVC && v < AV_VERSION_INT (61, 19, 0))))
+          && codec_id != AV_CODEC_ID_HEVC))
     return 0;
   if (reason)
     *reason = g_strdup_printf ("FFmpeg's Vulkan %s decoder (libavcodec "
-        "%u.%u) can hand a frame thread the parameter sets of the stream "
-        "before", avcodec_get_name (codec_id), AV_VERSION_MAJOR (v),
-        AV_VERSION_MINOR (v));
+        "%u.%u) %s", avcodec_get_name (codec_id), AV_VERSION_MAJOR (v),
+        AV_VERSION_MINOR (v), codec_id == AV_CODEC_ID_H264 ?
+        "can hand a frame thread the parameter sets of the stream before, "
+        "and its frame threads can wait on each other's frames for ever" :
+        "frame threads can wait on each other's frames for ever");
   return 1;
 }
 
