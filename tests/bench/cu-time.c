@@ -29,19 +29,10 @@
  *
  *   LD_PRELOAD=.../libavhw-cu-time.so CU_TIME_TRACE=1000 gst-launch-1.0 ...
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <dlfcn.h>
-#include <errno.h>
-#include <stdatomic.h>
+#include "preload-timer.h"
+
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 typedef int (*Fn) (uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t,
     uintptr_t);
@@ -80,47 +71,20 @@ static const char *const names[N_FUNCTIONS] = {
 };
 
 static Fn real_fn[N_FUNCTIONS];
-static atomic_llong calls[N_FUNCTIONS], total_ns[N_FUNCTIONS],
-    max_ns[N_FUNCTIONS];
+static PtCount counts[N_FUNCTIONS];
 static long long t_load, trace_ns = -1;
-
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static FILE *
-out_file (void)
-{
-  const char *path = getenv ("CU_TIME_OUT");
-  FILE *f = path ? fopen (path, "a") : NULL;
-
-  return f ? f : stderr;
-}
 
 static void
 account (int i, long long t0)
 {
-  long long t1 = now_ns (), d = t1 - t0, m;
-
-  atomic_fetch_add (&calls[i], 1);
-  atomic_fetch_add (&total_ns[i], d);
-  m = atomic_load (&max_ns[i]);
-  while (d > m && !atomic_compare_exchange_weak (&max_ns[i], &m, d));
-  if (trace_ns >= 0 && d >= trace_ns)
-    fprintf (stderr, "CU-CALL t_ms=%.3f tid=%ld fn=%s ms=%.3f\n",
-        (t1 - t_load) / 1e6, (long) syscall (SYS_gettid), names[i], d / 1e6);
+  pt_count (&counts[i], t0, trace_ns, t_load, "CU-CALL", names[i]);
 }
 
 #define WRAP(name) \
   static int wrap_##name (uintptr_t a, uintptr_t b, uintptr_t c, \
       uintptr_t d, uintptr_t e, uintptr_t f) \
   { \
-    long long t0 = now_ns (); \
+    long long t0 = pt_now_ns (); \
     int ret = real_fn[F_##name] (a, b, c, d, e, f); \
     account (F_##name, t0); \
     return ret; \
@@ -147,15 +111,10 @@ __attribute__((constructor))
 {
   const char *t = getenv ("CU_TIME_TRACE");
 
-  t_load = now_ns ();
+  t_load = pt_now_ns ();
   if (t && *t)
     trace_ns = atoll (t) * 1000LL;
-  /* dlsym's own version: glibc 2.34 moved it into libc */
-  real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
-  if (!real_dlsym)
-    real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-  if (!real_dlsym)
-    real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.17");
+  real_dlsym = pt_real_dlsym ();
   real_dlopen = dlvsym (RTLD_NEXT, "dlopen", "GLIBC_2.34");
   if (!real_dlopen)
     real_dlopen = dlvsym (RTLD_NEXT, "dlopen", "GLIBC_2.2.5");
@@ -171,7 +130,7 @@ __attribute__((constructor))
 void *
 dlopen (const char *file, int mode)
 {
-  long long t0 = now_ns ();
+  long long t0 = pt_now_ns ();
   void *h;
   int i;
 
@@ -195,7 +154,7 @@ dlopen (const char *file, int mode)
 int
 dlclose (void *handle)
 {
-  long long t0 = now_ns ();
+  long long t0 = pt_now_ns ();
   int ret, i;
 
   if (!real_dlclose)
@@ -233,22 +192,6 @@ dlsym (void *handle, const char *symbol)
 __attribute__((destructor))
      static void report (void)
 {
-  const char *label = getenv ("CU_TIME_LABEL");
-  FILE *out = out_file ();
-  int i;
-
-  for (i = 0; i < N_FUNCTIONS; i++) {
-    long long n = atomic_load (&calls[i]);
-
-    if (n)
-      fprintf (out, "CU-TIME label=%s process=%s fn=%s calls=%lld "
-          "total_ms=%.3f max_ms=%.3f\n", label ? label : "-",
-          program_invocation_short_name, names[i], n,
-          atomic_load (&total_ns[i]) / 1e6, atomic_load (&max_ns[i]) / 1e6);
-  }
-  fprintf (out, "CU-TIME label=%s process=%s wall_ms=%.1f\n",
-      label ? label : "-", program_invocation_short_name,
-      (now_ns () - t_load) / 1e6);
-  if (out != stderr)
-    fclose (out);
+  pt_report ("CU-TIME", "CU_TIME_LABEL", "CU_TIME_OUT", names, counts,
+      N_FUNCTIONS, t_load);
 }

@@ -33,23 +33,14 @@
  *
  *   LD_PRELOAD=.../libavhw-vk-time.so VK_TIME_TRACE=5000 gst-launch-1.0 ...
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+#include "preload-timer.h"
+
 #include <dirent.h>
-#include <dlfcn.h>
-#include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 typedef int (*Fn) (uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t,
     uintptr_t);
@@ -91,36 +82,26 @@ static const char *const names[N_FUNCTIONS] = {
 };
 
 /* the loader's exports (called by symbol), and the functions the
- * proc-addr calls gave (the driver's, or the loader's trampolines) */
-static
-_Atomic (Fn)
-    real_export[N_FUNCTIONS];
-     static _Atomic (Fn) real_proc[N_FUNCTIONS];
-     static atomic_llong calls[N_FUNCTIONS], total_ns[N_FUNCTIONS],
-         max_ns[N_FUNCTIONS];
-     static long long t_load, trace_ns = -1;
+ * proc-addr calls gave (the driver's, or the loader's trampolines), as
+ * atomic_uintptr_t: Fn pointers */
+static atomic_uintptr_t real_export[N_FUNCTIONS];
+static atomic_uintptr_t real_proc[N_FUNCTIONS];
+static PtCount counts[N_FUNCTIONS];
+static long long t_load, trace_ns = -1;
 
 /* calls in progress, for SIGUSR2 */
 #define SLOTS 256
-     typedef struct
-     {
-       atomic_long tid;
-       atomic_int fn;
-       atomic_llong t0;
-       uintptr_t a, b;
-     } Pending;
-     static Pending pending[SLOTS];
-
-     static void *(*real_dlsym) (void *, const char *);
-     static GetProc real_gipa, real_gdpa;
-
-     static long long now_ns (void)
+typedef struct
 {
-  struct timespec ts;
+  atomic_long tid;
+  atomic_int fn;
+  atomic_llong t0;
+  uintptr_t a, b;
+} Pending;
+static Pending pending[SLOTS];
 
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+static void *(*real_dlsym) (void *, const char *);
+static GetProc real_gipa, real_gdpa;
 
 static int
 enter (int i, long long t0, uintptr_t a, uintptr_t b)
@@ -145,17 +126,9 @@ enter (int i, long long t0, uintptr_t a, uintptr_t b)
 static void
 leave (int i, int slot, long long t0)
 {
-  long long t1 = now_ns (), d = t1 - t0, m;
-
   if (slot >= 0)
     atomic_store (&pending[slot].tid, 0);
-  atomic_fetch_add (&calls[i], 1);
-  atomic_fetch_add (&total_ns[i], d);
-  m = atomic_load (&max_ns[i]);
-  while (d > m && !atomic_compare_exchange_weak (&max_ns[i], &m, d));
-  if (trace_ns >= 0 && d >= trace_ns)
-    fprintf (stderr, "VK-CALL t_ms=%.3f tid=%ld fn=%s ms=%.3f\n",
-        (t1 - t_load) / 1e6, (long) syscall (SYS_gettid), names[i], d / 1e6);
+  pt_count (&counts[i], t0, trace_ns, t_load, "VK-CALL", names[i]);
 }
 
 /* every thread's stack, one thread at a time (a spin lock: these run in
@@ -225,7 +198,7 @@ all_stacks (void)
 static void
 on_sigusr2 (int sig)
 {
-  long long t = now_ns ();
+  long long t = pt_now_ns ();
   char line[256];
   int s, n;
 
@@ -254,7 +227,7 @@ on_sigusr2 (int sig)
 static Fn
 export_of (int i)
 {
-  Fn f = atomic_load (&real_export[i]);
+  Fn f = (Fn) atomic_load (&real_export[i]);
 
   if (!f) {
     void *h;
@@ -262,7 +235,7 @@ export_of (int i)
     f = (Fn) real_dlsym (RTLD_NEXT, names[i]);
     if (!f && (h = dlopen ("libvulkan.so.1", RTLD_NOW | RTLD_NOLOAD)))
       f = (Fn) real_dlsym (h, names[i]);
-    atomic_store (&real_export[i], f);
+    atomic_store (&real_export[i], (uintptr_t) f);
   }
   return f;
 }
@@ -277,16 +250,16 @@ FUNCTIONS (PROTO)
   static int proc_##name (uintptr_t a, uintptr_t b, uintptr_t c, \
       uintptr_t d, uintptr_t e, uintptr_t f) \
   { \
-    long long t0 = now_ns (); \
+    long long t0 = pt_now_ns (); \
     int slot = enter (F_##name, t0, a, b); \
-    int ret = atomic_load (&real_proc[F_##name]) (a, b, c, d, e, f); \
+    int ret = ((Fn) atomic_load (&real_proc[F_##name])) (a, b, c, d, e, f); \
     leave (F_##name, slot, t0); \
     return ret; \
   } \
   int name (uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, \
       uintptr_t e, uintptr_t f) \
   { \
-    long long t0 = now_ns (); \
+    long long t0 = pt_now_ns (); \
     Fn real = export_of (F_##name); \
     int slot, ret; \
     if (!real) \
@@ -327,7 +300,7 @@ wrap_proc (const char *name, void *p)
     return (void *) vkGetDeviceProcAddr;
   for (i = 0; i < N_FUNCTIONS; i++) {
     if (strcmp (name, names[i]) == 0) {
-      Fn none = NULL;
+      uintptr_t none = 0;
 
       /* what the loader exports (the core functions) goes through its
        * trampoline, which serves every instance and device */
@@ -335,8 +308,8 @@ wrap_proc (const char *name, void *p)
         return (void *) export_wrappers[i];
       /* an extension's: one driver per process, the first function found
        * stays */
-      atomic_compare_exchange_strong (&real_proc[i], &none, (Fn) p);
-      return atomic_load (&real_proc[i]) == (Fn) p ?
+      atomic_compare_exchange_strong (&real_proc[i], &none, (uintptr_t) p);
+      return atomic_load (&real_proc[i]) == (uintptr_t) p ?
           (void *) proc_wrappers[i] : p;
     }
   }
@@ -387,15 +360,10 @@ __attribute__((constructor))
 
   if (real_dlsym)
     return;
-  t_load = now_ns ();
+  t_load = pt_now_ns ();
   if (t && *t)
     trace_ns = atoll (t) * 1000LL;
-  /* dlsym's own version: glibc 2.34 moved it into libc */
-  real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
-  if (!real_dlsym)
-    real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-  if (!real_dlsym)
-    real_dlsym = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.17");
+  real_dlsym = pt_real_dlsym ();
   if (!real_dlsym) {
     fprintf (stderr, "vk-time: cannot find the real dlsym\n");
     abort ();
@@ -442,25 +410,6 @@ dlsym (void *handle, const char *symbol)
 __attribute__((destructor))
      static void report (void)
 {
-  const char *label = getenv ("VK_TIME_LABEL");
-  const char *path = getenv ("VK_TIME_OUT");
-  FILE *out = path ? fopen (path, "a") : NULL;
-  int i;
-
-  if (!out)
-    out = stderr;
-  for (i = 0; i < N_FUNCTIONS; i++) {
-    long long n = atomic_load (&calls[i]);
-
-    if (n)
-      fprintf (out, "VK-TIME label=%s process=%s fn=%s calls=%lld "
-          "total_ms=%.3f max_ms=%.3f\n", label ? label : "-",
-          program_invocation_short_name, names[i], n,
-          atomic_load (&total_ns[i]) / 1e6, atomic_load (&max_ns[i]) / 1e6);
-  }
-  fprintf (out, "VK-TIME label=%s process=%s wall_ms=%.1f\n",
-      label ? label : "-", program_invocation_short_name,
-      (now_ns () - t_load) / 1e6);
-  if (out != stderr)
-    fclose (out);
+  pt_report ("VK-TIME", "VK_TIME_LABEL", "VK_TIME_OUT", names, counts,
+      N_FUNCTIONS, t_load);
 }
