@@ -38,7 +38,7 @@ G_GNUC_INTERNAL
 VkInstance vk_instance_get (guint32 * api_version, VkResult * result);
 
 /* From gstavhwvulkandevice.c: open_device: the VkDevice made with the
- * queues FFmpeg uses, one of each except video queues (FFmpeg 7.1 on);
+ * queues FFmpeg uses, one of each, two of a video family (FFmpeg 7.1 on);
  * FFmpeg's own av_hwdevice_ctx_create() with @options or older FFmpeg. */
 G_GNUC_INTERNAL
 AVBufferRef *vk_open_device (GstAvhwBackend * backend, guint index,

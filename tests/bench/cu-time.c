@@ -58,17 +58,10 @@ typedef int (*Fn) (uintptr_t, uintptr_t, uintptr_t, uintptr_t, uintptr_t,
 
 enum
 {
-#define ENUM(name) F_##name,
-  FUNCTIONS (ENUM)
-#undef ENUM
-  N_FUNCTIONS
+  FUNCTIONS (PT_ENUM_ENTRY) N_FUNCTIONS
 };
 
-static const char *const names[N_FUNCTIONS] = {
-#define NAME(name) #name,
-  FUNCTIONS (NAME)
-#undef NAME
-};
+static const char *const names[N_FUNCTIONS] = { FUNCTIONS (PT_NAME_ENTRY) };
 
 static Fn real_fn[N_FUNCTIONS];
 static PtCount counts[N_FUNCTIONS];

@@ -20,6 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A timer lists the functions it wraps as an X-macro, FUNCTIONS (X) with
+ * one X (name) each; these make its enum (F_name ..., N_FUNCTIONS) and its
+ * names[] from that list:
+ *   enum { FUNCTIONS (PT_ENUM_ENTRY) N_FUNCTIONS };
+ *   static const char *const names[N_FUNCTIONS] =
+ *       { FUNCTIONS (PT_NAME_ENTRY) }; */
+#define PT_ENUM_ENTRY(name) F_##name,
+#define PT_NAME_ENTRY(name) #name,
+
 /* calls of one function, their total and longest time */
 typedef struct
 {

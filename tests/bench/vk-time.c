@@ -69,17 +69,10 @@ typedef void *(*GetProc) (void *, const char *);
 
 enum
 {
-#define ENUM(name) F_##name,
-  FUNCTIONS (ENUM)
-#undef ENUM
-  N_FUNCTIONS
+  FUNCTIONS (PT_ENUM_ENTRY) N_FUNCTIONS
 };
 
-static const char *const names[N_FUNCTIONS] = {
-#define NAME(name) #name,
-  FUNCTIONS (NAME)
-#undef NAME
-};
+static const char *const names[N_FUNCTIONS] = { FUNCTIONS (PT_NAME_ENTRY) };
 
 /* the loader's exports (called by symbol), and the functions the
  * proc-addr calls gave (the driver's, or the loader's trampolines), as

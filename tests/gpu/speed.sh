@@ -387,6 +387,18 @@ fi
 
 # Vulkan's video queues (GST_AVHW_VK_VIDEO_QUEUES): one file's whole process
 # and SP_K streams' steady rate with N queues of the decode family
+# k_streams_fps LABEL K FILE DECODER [VAR=value...]: the steady fps of K
+# pipelines of FILE through DECODER at once in one avhw-bench-decode (with
+# the variables set), empty when it failed or ran past SP_VK_WAIT (60) s
+k_streams_fps() {
+    local label=$1 k=$2 F=$3 dec=$4
+    shift 4
+    env "$@" timeout $(( ${SP_VK_WAIT:-60} + 10 )) "$BENCH_BIN/avhw-bench-decode" --no-memory \
+        --timeout "${SP_VK_WAIT:-60}" --label "$label" -k "$k" -- \
+        "filesrc location=$F ! parsebin ! $dec ! fakesink name=sink sync=false" \
+        2>&1 > /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p'
+}
+
 if part vkqueues; then
     k=${SP_K:-7}; k=${k%% *}
     echo "### Vulkan decode queues: one 1080p file's whole process (ms, best of ${SP_WHOLE_RUNS:-2}) and $k streams in one process"
@@ -406,17 +418,11 @@ if part vkqueues; then
                     avhwdec device=vulkan fallback=false ! fakesink)")
                 [ -n "$vkdec" ] && g+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! "$vkdec" ! fakesink)")
             done
-            fps=$(env "${qenv[@]}" timeout $(( ${SP_VK_WAIT:-60} + 10 )) "$BENCH_BIN/avhw-bench-decode" --no-memory \
-                --timeout "${SP_VK_WAIT:-60}" --label "q$q-$c-k$k" -k "$k" -- \
-                "filesrc location=$F ! parsebin ! avhwdec device=vulkan fallback=false ! fakesink name=sink sync=false" \
-                2>&1 > /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p')
+            fps=$(k_streams_fps "q$q-$c-k$k" "$k" "$F" "avhwdec device=vulkan fallback=false" "${qenv[@]}")
             echo "| $c | $q | $(best "${a[@]}") | $(best "${g[@]:-}") | ${fps:-fail or stall} |"
         done
         if [ -n "$vkdec" ]; then
-            fps=$(timeout $(( ${SP_VK_WAIT:-60} + 10 )) "$BENCH_BIN/avhw-bench-decode" --no-memory \
-                --timeout "${SP_VK_WAIT:-60}" --label "$vkdec-k$k" -k "$k" -- \
-                "filesrc location=$F ! parsebin ! $vkdec ! fakesink name=sink sync=false" \
-                2>&1 > /dev/null | sed -n 's/^RESULT.* steady_fps=\([0-9.]*\).*/\1/p')
+            fps=$(k_streams_fps "$vkdec-k$k" "$k" "$F" "$vkdec")
             echo "| $c | $vkdec, GStreamer's | - | - | ${fps:-fail or stall} |"
         fi
     done

@@ -131,7 +131,8 @@ decoder_pool_is_fixed (const AVFrame * hw)
   return fc && fc->initial_pool_size > 0;
 }
 
-/* Before a decoder frame (*@hw) goes downstream: when downstream already
+/* Before a decoder frame (*@hw) goes downstream: when its decoder has a
+ * fixed set of surfaces (decoder_pool_is_fixed()) and downstream already
  * holds more than extra-frames of them, *@hw is replaced by a device copy
  * (gst_avhw_dec_copy_off_decoder()). Returns whether *@hw is still the
  * decoder's own frame. */
