@@ -9,10 +9,9 @@
  * with FFmpeg 7.1 and later, the backend makes the device itself as FFmpeg
  * 7.1 would make it (a Vulkan 1.3 instance, the optional device
  * extensions of FFmpeg's list that the device has, the features FFmpeg
- * enables, the queue families FFmpeg picks) but with one queue in each
- * family for graphics, compute and transfers, and the two queues of each
- * video family that FFmpeg's decoders submit to (video_queues()), and
- * none for optical flow
+ * enables) but with one queue of one family for graphics, compute and
+ * transfers (families_shared()), the two queues of each video family that
+ * FFmpeg's decoders submit to (video_queues()), and none for optical flow
  * (FFmpeg's nvof filters are not offered), and gives it to FFmpeg
  * with av_hwdevice_ctx_init(): FFmpeg uses what it is told.
  *
@@ -382,6 +381,40 @@ pick_one (VkPicked * p, const VkQueueFamilyProperties2 * qf,
       MIN (qf[idx].queueFamilyProperties.queueCount, video_queues ()) : 1;
 }
 
+/* Whether compute and transfers go to the graphics family's one queue
+ * (GStreamer's GstVulkanDevice does the same: one queue of the family that
+ * can do most, and one decode queue) rather than to a family of their own
+ * each, FFmpeg's choice. Every family in the device costs vkCreateDevice
+ * ~18 ms and vkDestroyDevice ~10 ms on NVIDIA's driver (tests/bench/
+ * vk-open.c, run 78), and a decoding pipeline submits nothing but decodes.
+ * GST_AVHW_VK_FAMILIES=each gives each kind its own family, as before. */
+static gboolean
+families_shared (void)
+{
+  return g_strcmp0 (g_getenv ("GST_AVHW_VK_FAMILIES"), "each") != 0;
+}
+
+/* Adds @flag to the first family picked (graphics, or compute on a device
+ * without graphics) where shared
+ * families are wanted and it can do @flag: TRUE when it did. */
+static gboolean
+share_first (VkPicked * p, const VkQueueFamilyProperties2 * qf,
+    VkQueueFlags flag)
+{
+  VkQueueFlags f;
+
+  if (p->n == 0 || !families_shared ())
+    return FALSE;
+  f = qf[p->family[0]].queueFamilyProperties.queueFlags;
+  /* graphics and compute queues do transfers, flagged or not */
+  if (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+    f |= VK_QUEUE_TRANSFER_BIT;
+  if (!(f & flag))
+    return FALSE;
+  p->flags[0] |= flag;
+  return TRUE;
+}
+
 static void
 pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
 {
@@ -404,8 +437,10 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
   }
   vkGetPhysicalDeviceQueueFamilyProperties2 (phys, &n, qf);
   pick_one (p, qf, vid, used, n, VK_QUEUE_GRAPHICS_BIT, 0);
-  pick_one (p, qf, vid, used, n, VK_QUEUE_COMPUTE_BIT, 0);
-  pick_one (p, qf, vid, used, n, VK_QUEUE_TRANSFER_BIT, 0);
+  if (!share_first (p, qf, VK_QUEUE_COMPUTE_BIT))
+    pick_one (p, qf, vid, used, n, VK_QUEUE_COMPUTE_BIT, 0);
+  if (!share_first (p, qf, VK_QUEUE_TRANSFER_BIT))
+    pick_one (p, qf, vid, used, n, VK_QUEUE_TRANSFER_BIT, 0);
   if (has_ext (exts, "VK_KHR_video_encode_queue")) {
     pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
         VK_VIDEO_CODEC_OPERATION_ENCODE_H264_BIT_KHR);
