@@ -4,7 +4,7 @@
 # long streams, from the repository root with a bundle's env.sh sourced
 # (run-on-gpu.sh's "speed" stage does both):
 #
-#   speed.sh [--parts "startup whole vkopen vktimeline cpu threads streams vkstreams vkqueues vkprofile distinct"] [--device D] [--clips DIR]
+#   speed.sh [--parts "startup whole vkopen vktimeline cpu threads streams vkstreams vkqueues vkprofile distinct clipphases"] [--device D] [--clips DIR]
 #
 #   startup  a 30-frame 1080p H.264 file (.gpu/bench/bench-1080p-h264-30f.mp4),
 #            whole process, 3 times each: gst-launch-1.0 with avhwdec
@@ -23,7 +23,9 @@
 #            time-stamped, GStreamer's gst_vulkan_device_open), then
 #            gst-avhw-info's opens (the backend's own VkDevice)
 #   vktimeline  DIR's 900-frame bench-1080p-{h264,h265}.mp4 through avhwdec
-#            device=vulkan (threads SP_VK_THREADS, "auto") and through
+#            device=vulkan (threads SP_VK_THREADS, "auto"; once per
+#            environment of SP_VK_ENVS, ";"-separated, "-" none: e.g.
+#            "-;GST_AVHW_REUSE=0;GST_AVHW_VK_FAMILIES=each") and through
 #            GStreamer's vulkanh26Xdec, one whole process each with a
 #            GST_DEBUG timeline: ms from gst_init to the device made (its
 #            last log line before the first frame), the
@@ -61,6 +63,11 @@
 #            device=vulkan, the same with libplacebo to 224x224 RGBA, ffmpeg
 #            -hwaccel vulkan with its libplacebo filter to the same, and
 #            vulkanh26Xdec (calls taking SP_VK_TRACE_US, 20000, or more listed)
+#   clipphases  the 30-frame 1080p {h264,h265} clip of .gpu/bench through
+#            avhw-bench-reuse -n SP_CLIP_N (40) --loops K for K in
+#            SP_CLIP_LOOPS ("1 7"), frames on the device: one loop's
+#            phases (build, first frame, decode to EOS, teardown) while
+#            K - 1 other loops run the same clip at once (issue 32, item 1)
 #   distinct .gpu/distinct-mp4's distinct clips of each codec (make-bundle.sh;
 #            other profiles, references, B-frames, one size), in turn,
 #            SP_DISTINCT_PASSES (3) times over, in one process
@@ -74,7 +81,7 @@ set -u
 . "$(dirname "$0")/../bench/bench-lib.sh"
 DEVICE=cuda:0
 CLIPS=$TOP/.gpu/prof
-PARTS="startup whole vkopen vktimeline cpu threads streams vkstreams vkqueues vkprofile distinct"
+PARTS="startup whole vkopen vktimeline cpu threads streams vkstreams vkqueues vkprofile distinct clipphases"
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) DEVICE=$2; shift 2 ;;
@@ -197,39 +204,48 @@ if part vkopen; then
     echo
 fi
 
-# vk_timeline LABEL PIPELINE...: one gst-launch-1.0 of PIPELINE with a
-# GST_DEBUG timeline, as a table row (ms from gst_init; process: from exec)
+# vk_timeline LABEL ENV PIPELINE...: one gst-launch-1.0 of PIPELINE with a
+# GST_DEBUG timeline, as a table row (ms from gst_init; process: from exec;
+# its open: the backend's own account of the device's creation); ENV is a
+# space-separated list of VAR=VALUE for the process, or "-"
 vk_timeline() {
-    local label=$1 t0 t1
-    shift
+    local label=$1 envs=$2 t0 t1
+    shift 2
+    [ "$envs" = - ] && envs=""
     t0=$(date +%s%N)
-    GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_PLUGIN_LOADING:4,basesink:5,avhw*:4,vulkandevice:5" \
+    # shellcheck disable=SC2086 # ENV is a list of words
+    env $envs GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_PLUGIN_LOADING:4,basesink:5,avhw*:4,vulkandevice:5" \
         gst-launch-1.0 "$@" > /dev/null 2> "$tmp/vkt.log"
     t1=$(date +%s%N)
     awk -v label="$label" -v proc=$(( (t1 - t0) / 1000000 )) '
         function ms(t,  a) { split(t, a, ":"); return (a[1] * 3600 + a[2] * 60 + a[3]) * 1000 }
+        /created device context/ && open == "" { for (i = 1; i < NF; i++) if ($i == "in") open = $(i + 1) }
         /created device context| vulkandevice / { if (first == "") dev = ms($1) }
         /rendering object/ { if (first == "") first = ms($1); last = ms($1); n++ }
         /Now posting EOS/ { if (eos == "") eos = ms($1) }
         /completed state change to NULL/ { nul = ms($1) }
-        END { printf "| %s | %s | %.0f | %.0f | %d | %s | %.0f | %d |\n", label, (dev == "" ? "-" : sprintf("%.0f", dev)),
-              first, last, n, (eos == "" ? "-" : sprintf("%.0f", eos)), nul, proc }' "$tmp/vkt.log"
+        END { printf "| %s | %s | %s | %.0f | %.0f | %d | %s | %.0f | %d |\n", label, (dev == "" ? "-" : sprintf("%.0f", dev)),
+              (open == "" ? "-" : sprintf("%.0f", open)), first, last, n, (eos == "" ? "-" : sprintf("%.0f", eos)), nul, proc }' "$tmp/vkt.log"
     [ -n "${OUT:-}" ] && [ -d "$OUT" ] && cp "$tmp/vkt.log" "$OUT/vktimeline-$(echo "$label" | tr " =" "__").log"
 }
 
 if part vktimeline; then
     echo "### One 1080p file on Vulkan, whole process: a timeline (ms from gst_init)"
     echo
-    echo "| run | device made | first frame | last frame | frames | EOS | NULL | process |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| run | device made | its open (ms) | first frame | last frame | frames | EOS | NULL | process |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    IFS=';' read -r -a vk_envs <<< "${SP_VK_ENVS:--}"
     for c in h264 h265; do
         F=$CLIPS/bench-1080p-$c.mp4
         [ -f "$F" ] || continue
-        for t in ${SP_VK_THREADS:-auto}; do
-            opt=""; [ "$t" = auto ] || opt="threads=$t"
-            vk_timeline "$c avhwdec threads=$t" filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false $opt ! fakesink
+        for e in "${vk_envs[@]}"; do
+            for t in ${SP_VK_THREADS:-auto}; do
+                opt=""; [ "$t" = auto ] || opt="threads=$t"
+                label="$c avhwdec threads=$t"; [ "$e" = - ] || label+=" $e"
+                vk_timeline "$label" "$e" filesrc location="$F" ! parsebin ! avhwdec device=vulkan fallback=false $opt ! fakesink
+            done
         done
-        has_element "vulkan${c}dec" && vk_timeline "$c vulkan${c}dec" filesrc location="$F" ! parsebin ! "vulkan${c}dec" ! fakesink
+        has_element "vulkan${c}dec" && vk_timeline "$c vulkan${c}dec" - filesrc location="$F" ! parsebin ! "vulkan${c}dec" ! fakesink
     done
     echo
 fi
@@ -475,6 +491,31 @@ if part vkprofile; then
             done
         done
     fi
+    echo
+fi
+
+if part clipphases; then
+    echo "### One 30-frame 1080p clip's phases while K loops of such clips run at once (ms, median of pipelines 2..N; frames on the device)"
+    echo
+    echo "| codec | K | build | time to first frame | first frame to EOS | teardown | one loop clips/s | all K loops clips/s | decoder cache hits / misses |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+    for c in h264 h265; do
+        F=$TOP/.gpu/bench/bench-1080p-$c-30f.mp4
+        [ -f "$F" ] || { echo "| $c | - | no $F | | | | | | |"; continue; }
+        for k in ${SP_CLIP_LOOPS:-1 7}; do
+            "$BENCH_BIN/avhw-bench-reuse" -n "${SP_CLIP_N:-40}" -k "$k" -d "$DEVICE" \
+                --sink "fakesink name=sink sync=false" --label "phases-$c-k$k" "$F" \
+                > "$tmp/reuse.md" 2> "$tmp/reuse.err"
+            rc=$?
+            cat "$tmp/reuse.md" >&2
+            r=$(grep '^RESULT .* build_median_ms' "$tmp/reuse.md")
+            g() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+            all=$(sed -n 's/.*all [0-9]* loops ~\([0-9.]*\) clips\/s.*/\1/p' "$tmp/reuse.md")
+            cache=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
+            [ "$rc" = 0 ] || cache="fail($rc): $(tail -n 1 "$tmp/reuse.err")"
+            echo "| $c | $k | $(g build_median_ms) | $(g ttff_median_ms) | $(g decode_median_ms) | $(g teardown_median_ms) | $(g clips_per_s) | ${all:-$(g clips_per_s)} | ${cache:--} |"
+        done
+    done
     echo
 fi
 
