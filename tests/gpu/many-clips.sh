@@ -12,8 +12,9 @@
 # N_CLIPS times, frames left on the device:
 #   threads  one process: many-clips -n N -r 2; round 2's clips/s (the
 #            warm rate), the decoders it opened (0 expected), and NVDEC's
-#            decoder utilisation over the run (nvidia-smi dmon -s u: the
-#            dec column, mean and max of the 1 s samples)
+#            decoder utilisation over the run (nvidia-smi dmon -s um: the
+#            dec column, mean and max of the 1 s samples) and the GPU's peak
+#            memory (dmon's fb) less its use before the run
 #   procs    K processes at once, each many-clips -n 1 -r 2 over
 #            N_CLIPS/K clips: all clips over the slowest process's round 2
 # Then once: many-clips -n 7 -r 2 --check on H.264 (every clip's MD5 alike
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
         --threads) THREADS=$2; shift 2 ;;
         --procs) PROCS=$2; shift 2 ;;
         --codecs) CODECS=$2; shift 2 ;;
-        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         *) echo "many-clips: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -45,21 +46,30 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; [ -n "${DMON:-}" ] && kill "$DMON" 2>/dev/null' EXIT
 rc=0
 
-# dmon over the command "$@": "mean max" of the dec column, or "- -"
+# dmon over the command "$@": DEC="mean max" of the dec column (or "- -")
+# and MIB, the GPU's peak used memory over the run less its use before it
+# (the machine runs nothing else), or "-"
 with_dmon() {
-    local log=$tmp/dmon.log
+    local log=$tmp/dmon.log base=""
     if command -v nvidia-smi >/dev/null; then
-        nvidia-smi dmon -s u -d 1 > "$log" 2>/dev/null & DMON=$!
+        base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 2>/dev/null | head -n1)
+        nvidia-smi dmon -s um -d 1 > "$log" 2>/dev/null & DMON=$!
     fi
     "$@"
     local r=$?
     if [ -n "${DMON:-}" ]; then
         kill "$DMON" 2>/dev/null; wait "$DMON" 2>/dev/null; DMON=
-        # columns: gpu sm mem enc dec ...; header lines start with #
-        DEC=$(awk '!/^#/ && NF >= 5 { s += $5; n++; if ($5 > m) m = $5 }
-                   END { if (n) printf "%.0f %d", s / n, m; else print "- -" }' "$log")
+        # the header line "# gpu sm mem enc dec ... fb ..." names the columns
+        read -r DEC MIB <<< "$(awk -v base="${base:-}" '
+            /^# *gpu/ { for (i = 2; i <= NF; i++) col[$i] = i - 1; next }
+            /^#/ { next }
+            col["dec"] && NF >= col["dec"] { v = $col["dec"]; s += v; n++; if (v > m) m = v }
+            col["fb"] && $col["fb"] > fb { fb = $col["fb"] }
+            END { printf "%s %s\n", (n ? sprintf("%.0f_%d", s / n, m) : "-_-"),
+                  (fb != "" && base != "" ? sprintf("%d", fb - base) : "-") }' "$log")"
+        DEC=${DEC/_/ }
     else
-        DEC="- -"
+        DEC="- -"; MIB="-"
     fi
     return $r
 }
@@ -73,18 +83,18 @@ echo "## Many 30-frame 1080p clips per GPU (device $DEVICE, $N_CLIPS clips a rou
 echo
 machine_info
 echo
-echo "| codec | how | clips/s (round 2) | frames/s | decoders opened in round 2 | NVDEC dec % mean / max |"
-echo "| --- | --- | ---: | ---: | ---: | --- |"
+echo "| codec | how | clips/s (round 2) | frames/s | decoders opened in round 2 | NVDEC dec % mean / max | peak device MiB |"
+echo "| --- | --- | ---: | ---: | ---: | --- | ---: |"
 for codec in $CODECS; do
     f=$CLIPS/bench-1080p-$codec-30f.mp4
-    [ -f "$f" ] || { echo "| $codec | no clip $f | | | | |"; continue; }
+    [ -f "$f" ] || { echo "| $codec | no clip $f | | | | | |"; continue; }
     list=()
     for _ in $(seq "$N_CLIPS"); do list+=("$f"); done
     for n in $THREADS; do
         with_dmon "$MC" -n "$n" -r 2 -d "$DEVICE" "${list[@]}" > "$tmp/out" 2>&1 || { rc=1; tail -5 "$tmp/out" >&2; }
         read -r cps opened <<< "$(round2 "$tmp/out")"
         read -r dmean dmax <<< "$DEC"
-        echo "| $codec | 1 process, $n pipelines at once | ${cps:--} | $(awk -v c="${cps:-0}" 'BEGIN { printf "%.0f", c * 30 }') | ${opened:--} | $dmean / $dmax |"
+        echo "| $codec | 1 process, $n pipelines at once | ${cps:--} | $(awk -v c="${cps:-0}" 'BEGIN { printf "%.0f", c * 30 }') | ${opened:--} | $dmean / $dmax | $MIB |"
     done
     for k in $PROCS; do
         per=$(( N_CLIPS / k ))
@@ -103,7 +113,7 @@ for codec in $CODECS; do
         done
         read -r dmean dmax <<< "$DEC"
         cps=$(awk -v n=$(( per * k )) -v s="$slowest" 'BEGIN { if (s > 0) printf "%.1f", n / s; else print "-" }')
-        echo "| $codec | $k processes, 1 pipeline each | $cps | $(awk -v c="$cps" 'BEGIN { printf "%.0f", c * 30 }') | - | $dmean / $dmax |"
+        echo "| $codec | $k processes, 1 pipeline each | $cps | $(awk -v c="$cps" 'BEGIN { printf "%.0f", c * 30 }') | - | $dmean / $dmax | $MIB |"
     done
 done
 echo
