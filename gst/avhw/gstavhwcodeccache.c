@@ -170,6 +170,13 @@ ensure_init_locked (void)
       "gst-avhw decoders kept across pipelines");
 }
 
+/* A test's switch: software decoders take other codec data too. */
+static gboolean
+codec_data_follows_in_software (void)
+{
+  return g_strcmp0 (g_getenv ("GST_AVHW_DEC_CODEC_DATA_FOLLOWS"), "1") == 0;
+}
+
 /**
  * gst_avhw_decoder_key_init: (skip)
  * @key: (out caller-allocates): the key to fill
@@ -199,8 +206,10 @@ gst_avhw_decoder_key_init (GstAvhwDecoderKey * key,
    * Only hardware ones take another stream's: a software decoder costs
    * about a millisecond to open, and one kept from another stream keeps
    * that stream's reorder depth, which changed what a damaged stream gave
-   * (elements/avhwdec-parallel's test_corrupt: 51 frames against 52). */
-  key->extradata_follows = hw
+   * (elements/avhwdec-parallel's test_corrupt: 51 frames against 52).
+   * GST_AVHW_DEC_CODEC_DATA_FOLLOWS=1 lets software ones too, so that the
+   * path runs without hardware (tests/conformance: the MP4 clips). */
+  key->extradata_follows = (hw || codec_data_follows_in_software ())
       && ((codec->id == AV_CODEC_ID_H264 && g_str_equal (codec->name, "h264"))
       || (codec->id == AV_CODEC_ID_HEVC && g_str_equal (codec->name, "hevc")));
   /* hevc_frame_start(): a new SPS makes FFmpeg's hevc call get_format

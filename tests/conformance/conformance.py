@@ -722,6 +722,9 @@ def main(argv):
                     help='with --one-process: gst_avhw_cache_set_decoders_limit() in the child')
     ap.add_argument('--expect-reuse', action='store_true',
                     help='with --one-process: fail unless the decoder cache had hits')
+    ap.add_argument('--max-misses', type=int, default=None,
+                    help='with --one-process: fail when the decoder cache missed more often '
+                         '(decoders opened)')
     opts = ap.parse_args(argv)
 
     if not os.path.isfile(opts.manifest):
@@ -788,6 +791,10 @@ def main(argv):
                   '(limit %(limit)d per device)' % stats)
         if opts.expect_reuse and (stats is None or stats['hits'] == 0):
             print('REUSE: --expect-reuse, but no decoder was reused')
+            rc = 1
+        if opts.max_misses is not None and (stats is None or stats['misses'] > opts.max_misses):
+            print('REUSE: --max-misses %d, but %s decoders were opened'
+                  % (opts.max_misses, '?' if stats is None else stats['misses']))
             rc = 1
     if expected is not None:
         regressions, improvements, new = [], [], []
