@@ -32,6 +32,7 @@
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanqueues.h"
 #include "gstavhwvulkansemfix.h"
+#include "gstavhwvulkanspread.h"
 
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
@@ -96,6 +97,7 @@ vk_dev_free (AVHWDeviceContext * dctx)
     return;
   if (d->dev) {
     gst_avhw_vk_sem_fix_remove (d->dev);
+    gst_avhw_vk_spread_remove (d->dev);
     vkDestroyDevice (d->dev, NULL);
   }
   g_strfreev (d->exts);
@@ -312,8 +314,8 @@ typedef struct
  * from an execution pool of two contexts, placed on queues 0 and 1 of the
  * decode family (libavcodec/vulkan_decode.c: ff_vk_exec_pool_init() with
  * 2; libavutil/vulkan.c: queue i % nb_queues), so every decoder of a
- * device uses those two and no other: NVIDIA's seven decode queues cost
- * vkCreateDevice ~20 ms each and give nothing. */
+ * device uses those two and no other; more are used only through
+ * spread_decodes(), and each costs NVIDIA's vkCreateDevice ~20 ms. */
 static guint32
 video_queues (void)
 {
@@ -326,6 +328,17 @@ video_queues (void)
     return G_MAXUINT32;
   n = g_ascii_strtoull (env, NULL, 10);
   return n > 0 ? (guint32) MIN (n, 64) : 2;
+}
+
+/* How many of family @i's queues FFmpeg is told of: all of them, but two
+ * of a decode family (the two its decoders submit to) where more were
+ * made, whose submissions then go to all (spread_decodes()). */
+static guint32
+known_queues (const VkPicked * q, guint i)
+{
+  if ((q->flags[i] & VK_QUEUE_VIDEO_DECODE_BIT_KHR) && q->count[i] > 2)
+    return 2;
+  return q->count[i];
 }
 
 static void
@@ -523,16 +536,32 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
   hwctx->nb_enabled_dev_extensions = dinfo.enabledExtensionCount;
   for (i = 0; i < q->n; i++) {
     if (i == 0)
-      gst_avhw_vk_set_queues (hwctx, q->family[0], q->count[0],
+      gst_avhw_vk_set_queues (hwctx, q->family[0], known_queues (q, 0),
           q->flags[0] & ~VIDEO_BITS);
     else
-      gst_avhw_vk_add_queues (hwctx, q->family[i], q->count[i], q->flags[i], 0);
+      gst_avhw_vk_add_queues (hwctx, q->family[i], known_queues (q, i),
+          q->flags[i], 0);
   }
   /* the first family's video abilities, set_queues() leaves out */
   if (q->flags[0] & VIDEO_BITS)
-    gst_avhw_vk_add_queues (hwctx, q->family[0], q->count[0],
+    gst_avhw_vk_add_queues (hwctx, q->family[0], known_queues (q, 0),
         q->flags[0] & VIDEO_BITS, 0);
   return NULL;
+}
+
+/* After create(): FFmpeg's decode submissions spread over every queue
+ * made of a decode family it is told fewer of (gstavhwvulkanspread.c). */
+static void
+spread_decodes (AVHWDeviceContext * dctx, const VkPicked * q)
+{
+  guint i;
+
+  for (i = 0; i < q->n; i++) {
+    if ((q->flags[i] & VK_QUEUE_VIDEO_DECODE_BIT_KHR)
+        && known_queues (q, i) < q->count[i])
+      gst_avhw_vk_spread_install (dctx, q->family[i], known_queues (q, i),
+          q->count[i]);
+  }
 }
 #endif
 
@@ -573,6 +602,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   if (gst_avhw_vk_sem_fix_needed (((AVVulkanDeviceContext *)
               dctx->hwctx)->phys_dev))
     gst_avhw_vk_sem_fix_install (dctx);
+  spread_decodes (dctx, &q);
   ret = av_hwdevice_ctx_init (ref);
   if (ret < 0) {
     av_buffer_unref (&ref);
