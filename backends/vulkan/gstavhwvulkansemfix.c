@@ -18,9 +18,8 @@
  * timeline's state, which ends it.
  *
  * So on such a device, every vkDestroySemaphore FFmpeg and libplacebo
- * make (both load their functions through hwctx->get_proc_addr, which
- * this sets before av_hwdevice_ctx_init()) first lets the queue thread get
- * past every batch submitted so far: an empty submission with a fence on
+ * make (through gstavhwvulkanhooks.c, set before av_hwdevice_ctx_init())
+ * first lets the queue thread get past every batch submitted so far: an empty submission with a fence on
  * each queue, waited for outside the queue lock. Semaphores die with
  * frames contexts and filter graphs, so this costs a wait at the end of a
  * stream, not one per frame. GST_AVHW_VK_NO_SEM_FIX (set to anything)
@@ -30,10 +29,10 @@
 #include "config.h"
 #endif
 
-#include <string.h>
 #include <gst/gst.h>
 #include <libavutil/hwcontext_vulkan.h>
 #include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkanhooks.h"
 #include "gstavhwvulkansemfix.h"
 
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
@@ -105,39 +104,13 @@ destroy_semaphore (VkDevice dev, VkSemaphore sem,
     f = find_locked (dev);
     g_mutex_unlock (&fix_lock);
     /* the device outlives every semaphore of it, and f the device */
-    if (f)
+    if (f) {
+      GST_LOG ("VkDevice %p: queues drained before destroying a semaphore",
+          (gpointer) dev);
       drain (f);
+    }
   }
   vkDestroySemaphore (dev, sem, alloc);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr (VkDevice dev,
-    const char *name);
-
-static PFN_vkVoidFunction
-wrapped (const char *name)
-{
-  if (!strcmp (name, "vkDestroySemaphore"))
-    return (PFN_vkVoidFunction) destroy_semaphore;
-  if (!strcmp (name, "vkGetDeviceProcAddr"))
-    return (PFN_vkVoidFunction) get_device_proc_addr;
-  return NULL;
-}
-
-static PFN_vkVoidFunction VKAPI_CALL
-get_device_proc_addr (VkDevice dev, const char *name)
-{
-  PFN_vkVoidFunction fn = wrapped (name);
-
-  return fn ? fn : vkGetDeviceProcAddr (dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL
-get_instance_proc_addr (VkInstance inst, const char *name)
-{
-  PFN_vkVoidFunction fn = wrapped (name);
-
-  return fn ? fn : vkGetInstanceProcAddr (inst, name);
 }
 
 /* Whether @phys is a driver with the race above: lavapipe (a queue thread
@@ -171,7 +144,8 @@ gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx)
 
   f->dev = hwctx->act_dev;
   f->dctx = dctx;
-  hwctx->get_proc_addr = get_instance_proc_addr;
+  gst_avhw_vk_hook_install (dctx, "vkDestroySemaphore", NULL,
+      (PFN_vkVoidFunction) destroy_semaphore);
   g_mutex_lock (&fix_lock);
   if (!fixes)
     fixes = g_ptr_array_new ();

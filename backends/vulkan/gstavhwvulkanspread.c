@@ -19,16 +19,16 @@
  * synchronisation; FFmpeg's own lock_queue covers the queue it thinks it
  * uses, which is not the one used). Order between submissions is FFmpeg's
  * timeline semaphores' already: its two contexts put consecutive frames on
- * two queues. The functions reach FFmpeg (and libplacebo) through the
- * device context's get_proc_addr, set before av_hwdevice_ctx_init().
+ * two queues. The function reaches FFmpeg (and libplacebo) through the
+ * device context's get_proc_addr (gstavhwvulkanhooks.c).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <string.h>
 #include <gst/gst.h>
 #include <libavutil/hwcontext_vulkan.h>
+#include "gstavhwvulkanhooks.h"
 #include "gstavhwvulkanspread.h"
 
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
@@ -86,35 +86,6 @@ queue_submit2 (VkQueue queue, uint32_t n_submits,
   return r;
 }
 
-static PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr (VkDevice dev,
-    const char *name);
-
-static PFN_vkVoidFunction
-wrapped (const char *name)
-{
-  if (!strcmp (name, "vkQueueSubmit2") || !strcmp (name, "vkQueueSubmit2KHR"))
-    return (PFN_vkVoidFunction) queue_submit2;
-  if (!strcmp (name, "vkGetDeviceProcAddr"))
-    return (PFN_vkVoidFunction) get_device_proc_addr;
-  return NULL;
-}
-
-static PFN_vkVoidFunction VKAPI_CALL
-get_device_proc_addr (VkDevice dev, const char *name)
-{
-  PFN_vkVoidFunction fn = wrapped (name);
-
-  return fn ? fn : vkGetDeviceProcAddr (dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL
-get_instance_proc_addr (VkInstance inst, const char *name)
-{
-  PFN_vkVoidFunction fn = wrapped (name);
-
-  return fn ? fn : vkGetInstanceProcAddr (inst, name);
-}
-
 gboolean
 gst_avhw_vk_spread_install (AVHWDeviceContext * dctx, guint32 family,
     guint n_known, guint n)
@@ -125,14 +96,6 @@ gst_avhw_vk_spread_install (AVHWDeviceContext * dctx, guint32 family,
 
   if (n <= n_known)
     return FALSE;
-  /* one interposer at a time: the semaphore fix has the functions on
-   * lavapipe, which has no decode queue */
-  if (hwctx->get_proc_addr != vkGetInstanceProcAddr) {
-    GST_INFO ("VkDevice %p: another wrapper has FFmpeg's Vulkan functions: "
-        "decodes stay on FFmpeg's %u queue(s)", (gpointer) hwctx->act_dev,
-        n_known);
-    return FALSE;
-  }
   s = g_new0 (Spread, 1);
   s->dev = hwctx->act_dev;
   s->n_known = n_known;
@@ -151,7 +114,8 @@ gst_avhw_vk_spread_install (AVHWDeviceContext * dctx, guint32 family,
     g_free (s);
     return FALSE;
   }
-  hwctx->get_proc_addr = get_instance_proc_addr;
+  gst_avhw_vk_hook_install (dctx, "vkQueueSubmit2", "vkQueueSubmit2KHR",
+      (PFN_vkVoidFunction) queue_submit2);
   g_mutex_lock (&spreads_lock);
   if (!spreads)
     spreads = g_ptr_array_new ();

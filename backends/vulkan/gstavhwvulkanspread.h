@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 /* Before av_hwdevice_ctx_init (@dctx's VkDevice made with @n queues of
  * the decode family @family, of which FFmpeg is told @n_known): FFmpeg's
  * submissions to those go to all @n in turn. FALSE when it does not
- * (@n <= @n_known, or another wrapper is installed). */
+ * (@n <= @n_known). */
 G_GNUC_INTERNAL
 gboolean gst_avhw_vk_spread_install (AVHWDeviceContext * dctx,
     guint32 family, guint n_known, guint n);
