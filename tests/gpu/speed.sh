@@ -494,6 +494,16 @@ if part vkprofile; then
     echo
 fi
 
+# reuse_run ARGS...: avhw-bench-reuse ARGS, its output in $tmp/reuse.md
+# (and on stderr), its errors in $tmp/reuse.err; sets RC (its exit) and
+# CACHE ("hits / misses" of the decoder cache)
+reuse_run() {
+    "$BENCH_BIN/avhw-bench-reuse" "$@" > "$tmp/reuse.md" 2> "$tmp/reuse.err"
+    RC=$?
+    cat "$tmp/reuse.md" >&2
+    CACHE=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
+}
+
 if part clipphases; then
     echo "### One 30-frame 1080p clip's phases while K loops of such clips run at once (ms, median of pipelines 2..N; frames on the device)"
     echo
@@ -503,17 +513,13 @@ if part clipphases; then
         F=$TOP/.gpu/bench/bench-1080p-$c-30f.mp4
         [ -f "$F" ] || { echo "| $c | - | no $F | | | | | | |"; continue; }
         for k in ${SP_CLIP_LOOPS:-1 7}; do
-            "$BENCH_BIN/avhw-bench-reuse" -n "${SP_CLIP_N:-40}" -k "$k" -d "$DEVICE" \
-                --sink "fakesink name=sink sync=false" --label "phases-$c-k$k" "$F" \
-                > "$tmp/reuse.md" 2> "$tmp/reuse.err"
-            rc=$?
-            cat "$tmp/reuse.md" >&2
+            reuse_run -n "${SP_CLIP_N:-40}" -k "$k" -d "$DEVICE" \
+                --sink "fakesink name=sink sync=false" --label "phases-$c-k$k" "$F"
             r=$(grep '^RESULT .* build_median_ms' "$tmp/reuse.md")
             g() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
             all=$(sed -n 's/.*all [0-9]* loops ~\([0-9.]*\) clips\/s.*/\1/p' "$tmp/reuse.md")
-            cache=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
-            [ "$rc" = 0 ] || cache="fail($rc): $(tail -n 1 "$tmp/reuse.err")"
-            echo "| $c | $k | $(g build_median_ms) | $(g ttff_median_ms) | $(g decode_median_ms) | $(g teardown_median_ms) | $(g clips_per_s) | ${all:-$(g clips_per_s)} | ${cache:--} |"
+            [ "$RC" = 0 ] || CACHE="fail($RC): $(tail -n 1 "$tmp/reuse.err")"
+            echo "| $c | $k | $(g build_median_ms) | $(g ttff_median_ms) | $(g decode_median_ms) | $(g teardown_median_ms) | $(g clips_per_s) | ${all:-$(g clips_per_s)} | ${CACHE:--} |"
         done
     done
     echo
@@ -532,15 +538,12 @@ if part distinct; then
             for lim in ${SP_DISTINCT_LIMITS:--}; do
                 lopt=()
                 [ "$lim" = - ] || lopt=(--decoders-limit "$lim")
-                "$BENCH_BIN/avhw-bench-reuse" -n $(($# * ${SP_DISTINCT_PASSES:-3})) -d "$d" "${lopt[@]}" \
-                    --label "distinct-$c-$d" "$@" > "$tmp/reuse.md" 2> "$tmp/reuse.err"
-                rc=$?
-                cat "$tmp/reuse.md" >&2
+                reuse_run -n $(($# * ${SP_DISTINCT_PASSES:-3})) -d "$d" "${lopt[@]}" \
+                    --label "distinct-$c-$d" "$@"
                 med=$(sed -n 's/.* ttff_later_median_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
                 max=$(sed -n 's/.* ttff_later_max_ms=\([0-9.]*\).*/\1/p' "$tmp/reuse.md")
-                cache=$(sed -n 's/.*decoder cache: \([0-9]*\) hit(s), \([0-9]*\) miss(es).*/\1 \/ \2/p' "$tmp/reuse.md")
-                [ "$rc" = 0 ] || med="fail($rc): $(tail -n 1 "$tmp/reuse.err")"
-                echo "| $c | $d | $# | ${lim/-/default} | ${med:--} / ${max:--} | ${cache:--} |"
+                [ "$RC" = 0 ] || med="fail($RC): $(tail -n 1 "$tmp/reuse.err")"
+                echo "| $c | $d | $# | ${lim/-/default} | ${med:--} / ${max:--} | ${CACHE:--} |"
             done
         done
     done
