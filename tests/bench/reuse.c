@@ -86,13 +86,15 @@ run_loop (gpointer data)
     GstMessage *msg = NULL;
 
     g_free (desc);
-    if (p) {
-      gst_element_set_state (p, GST_STATE_PLAYING);
-      msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p),
-          120 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-      gst_element_set_state (p, GST_STATE_NULL);
-      gst_object_unref (p);
+    if (!p) {
+      l->failures++;
+      break;
     }
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 120 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
     if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS)
       l->clips++;
     else
