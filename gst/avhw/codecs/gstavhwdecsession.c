@@ -30,6 +30,7 @@
 #include "gstavhwdecsession.h"
 #include "gstavhwdecfail.h"
 #include "gstavhwdecjoin.h"
+#include "gstavhwdecparamsets.h"
 #include "gstavhwdecreplay.h"
 #include "gstavhwelementutils.h"
 #include "gstavhw-private.h"
@@ -871,15 +872,39 @@ before_send (GstAvhwDecSession * s, const GstAvhwDecSend * info)
   s->joined = FALSE;
 }
 
+/* @pkt with @pre before its data (a copy). */
+static void
+prepend (AVPacket * pkt, GBytes * pre)
+{
+  gsize n;
+  const guint8 *d = g_bytes_get_data (pre, &n);
+  AVBufferRef *buf = av_buffer_alloc (n + pkt->size +
+      AV_INPUT_BUFFER_PADDING_SIZE);
+
+  if (!buf)
+    return;
+  memcpy (buf->data, d, n);
+  if (pkt->size > 0)
+    memcpy (buf->data + n, pkt->data, pkt->size);
+  memset (buf->data + n + pkt->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+  av_buffer_unref (&pkt->buf);
+  pkt->buf = buf;
+  pkt->data = buf->data;
+  pkt->size += n;
+}
+
 /* A kept decoder's first packet of this stream brings the stream's codec
  * data (avcC, hvcC: its parameter sets, maybe under the IDs of the last
  * stream's), which FFmpeg's h264 and hevc decoders read before the packet
- * (gstavhwcodeccache.c: extradata_follows). */
+ * (gstavhwcodeccache.c: extradata_follows), and the same parameter sets as
+ * NAL units at the packet's start, which make the hwaccel drop what it
+ * built from the last stream's (gstavhwdecparamsets.c). */
 static void
 give_extradata (GstAvhwDecSession * s, AVPacket * pkt)
 {
   GstBuffer *cd = s->stream->codec_data;
   GstMapInfo map;
+  GBytes *inband;
   guint8 *side;
 
   s->send_extradata = FALSE;
@@ -888,9 +913,16 @@ give_extradata (GstAvhwDecSession * s, AVPacket * pkt)
   side = av_packet_new_side_data (pkt, AV_PKT_DATA_NEW_EXTRADATA, map.size);
   if (side)
     memcpy (side, map.data, map.size);
+  inband = gst_avhw_dec_param_sets_inband (map.data, map.size,
+      s->ctx->codec_id);
   gst_buffer_unmap (cd, &map);
+  if (inband)
+    prepend (pkt, inband);
   GST_DEBUG_OBJECT (s->stream->element, "kept decoder: this stream's codec "
-      "data (%" G_GSIZE_FORMAT " bytes) with its first packet", map.size);
+      "data (%" G_GSIZE_FORMAT " bytes) with its first packet, %"
+      G_GSIZE_FORMAT " bytes of its parameter sets in it", map.size,
+      inband ? g_bytes_get_size (inband) : 0);
+  g_clear_pointer (&inband, g_bytes_unref);
 }
 
 GstFlowReturn

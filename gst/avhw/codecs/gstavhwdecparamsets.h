@@ -1,0 +1,19 @@
+/* gst-avhw: avhwdec, a stream's parameter sets from its codec data, as
+ * NAL units of the stream
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/avhw/gstavhw-impl.h>
+
+G_BEGIN_DECLS
+
+/* The SPS and PPS of avcC (@id AV_CODEC_ID_H264), or the VPS, SPS and
+ * PPS of hvcC (AV_CODEC_ID_HEVC), @cd of @size bytes, each behind its
+ * length in the codec data's NAL length size, as they would be in the
+ * stream. NULL for other codec data, or where one does not fit. */
+G_GNUC_INTERNAL
+GBytes *gst_avhw_dec_param_sets_inband (const guint8 * cd, gsize size,
+    enum AVCodecID id);
+
+G_END_DECLS
