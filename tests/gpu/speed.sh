@@ -58,7 +58,8 @@
 #            last lines in $OUT/vk, and killed
 #   vkqueues one file's whole process through avhwdec device=vulkan (beside
 #            vulkanh26Xdec) and SP_K streams' steady fps, with
-#            GST_AVHW_VK_VIDEO_QUEUES=N for N in SP_VK_QUEUES ("all 1")
+#            GST_AVHW_VK_VIDEO_QUEUES=N for N in SP_VK_QUEUES ("all 1"; above
+#            two, the backend spreads FFmpeg's decode submissions over all N)
 #   vkprofile  vk-time.c's Vulkan calls of one file through avhwdec
 #            device=vulkan, the same with libplacebo to 224x224 RGBA, ffmpeg
 #            -hwaccel vulkan with its libplacebo filter to the same, and
