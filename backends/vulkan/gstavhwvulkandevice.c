@@ -30,6 +30,7 @@
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkanbackend.h"
+#include "gstavhwvulkanpick.h"
 #include "gstavhwvulkanqueues.h"
 #include "gstavhwvulkansemfix.h"
 #include "gstavhwvulkanspread.h"
@@ -37,7 +38,7 @@
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
 
-#if GST_AVHW_VK_QUEUE_LIST && VK_HEADER_VERSION >= 277
+#if GST_AVHW_VK_QUEUE_LIST && GST_AVHW_VK_PICK
 #define VK_OWN_DEVICE 1
 #else
 #define VK_OWN_DEVICE 0
@@ -295,20 +296,6 @@ pick_features (VkDev * d, VkPhysicalDevice phys, VkPhysicalDeviceFeatures2 *
   return TRUE;
 }
 
-/* The queue families to create queues in, as FFmpeg 7.1 picks them
- * (setup_queue_families(): for each use, the family that can do it with
- * the fewest other abilities and uses so far), with what each is for. */
-typedef struct
-{
-  guint n;
-  guint32 family[8];
-  VkQueueFlags flags[8];
-  guint32 video_caps[8];
-  guint32 count[8];
-} VkPicked;
-
-#define VIDEO_BITS (VK_QUEUE_VIDEO_DECODE_BIT_KHR | VK_QUEUE_VIDEO_ENCODE_BIT_KHR)
-
 /* How many queues of a video family to make: GST_AVHW_VK_VIDEO_QUEUES
  * (a number, or "all"), else two. FFmpeg 7.1 submits each decoder's work
  * from an execution pool of two contexts, placed on queues 0 and 1 of the
@@ -330,118 +317,27 @@ video_queues (void)
   return n > 0 ? (guint32) MIN (n, 64) : 2;
 }
 
-/* How many of family @i's queues FFmpeg is told of: all of them, but two
- * of a decode family (the two its decoders submit to) where more were
- * made, whose submissions then go to all (spread_decodes()). */
-static guint32
-known_queues (const VkPicked * q, guint i)
-{
-  if ((q->flags[i] & VK_QUEUE_VIDEO_DECODE_BIT_KHR) && q->count[i] > 2)
-    return 2;
-  return q->count[i];
-}
-
-static void
-pick_one (VkPicked * p, const VkQueueFamilyProperties2 * qf,
-    const VkQueueFamilyVideoPropertiesKHR * vid, guint32 * used, uint32_t n,
-    VkQueueFlags flag, guint32 codec_op)
-{
-  guint32 best = G_MAXUINT32, i, k;
-  gint idx = -1;
-
-  for (i = 0; i < n; i++) {
-    VkQueueFlags f = qf[i].queueFamilyProperties.queueFlags;
-    guint32 score;
-
-    if (codec_op) {
-      if (!(f & VIDEO_BITS) || !(vid[i].videoCodecOperations & codec_op))
-        continue;
-      score = __builtin_popcount (vid[i].videoCodecOperations) + used[i];
-    } else {
-      if ((flag & VK_QUEUE_TRANSFER_BIT)
-          && (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
-        f |= VK_QUEUE_TRANSFER_BIT;
-      if (!(f & flag))
-        continue;
-      score = __builtin_popcount (f) + used[i];
-    }
-    if (score < best) {
-      best = score;
-      idx = i;
-    }
-  }
-  if (idx < 0)
-    return;
-  used[idx]++;
-  for (k = 0; k < p->n; k++) {
-    if (p->family[k] == (guint32) idx)
-      break;
-  }
-  if (k == p->n) {
-    if (p->n == G_N_ELEMENTS (p->family))
-      return;
-    p->family[k] = idx;
-    p->flags[k] = 0;
-    p->video_caps[k] = 0;
-    p->n++;
-  }
-  p->flags[k] |= flag;
-  if (codec_op)
-    p->video_caps[k] |= vid[idx].videoCodecOperations;
-  /* one queue where a queue serves many submitters; every queue of a video
-   * family, where each can be another engine */
-  p->count[k] = (p->flags[k] & VIDEO_BITS) ?
-      MIN (qf[idx].queueFamilyProperties.queueCount, video_queues ()) : 1;
-}
-
 /* Whether compute and transfers go to the graphics family's one queue
- * (GStreamer's GstVulkanDevice does the same: one queue of the family that
- * can do most, and one decode queue) rather than to a family of their own
- * each, FFmpeg's choice. Every family in the device costs vkCreateDevice
- * ~18 ms and vkDestroyDevice ~10 ms on NVIDIA's driver (tests/bench/
- * vk-open.c, run 78), and a decoding pipeline submits nothing but decodes.
- * GST_AVHW_VK_FAMILIES=each gives each kind its own family, as before. */
+ * (gstavhwvulkanpick.c); GST_AVHW_VK_FAMILIES=each gives each kind its own
+ * family, as FFmpeg does. */
 static gboolean
 families_shared (void)
 {
   return g_strcmp0 (g_getenv ("GST_AVHW_VK_FAMILIES"), "each") != 0;
 }
 
-/* Adds @flag to the first family picked (graphics, or compute on a device
- * without graphics) where shared
- * families are wanted and it can do @flag: TRUE when it did. */
-static gboolean
-share_first (VkPicked * p, const VkQueueFamilyProperties2 * qf,
-    VkQueueFlags flag)
-{
-  VkQueueFlags f;
-
-  if (p->n == 0 || !families_shared ())
-    return FALSE;
-  f = qf[p->family[0]].queueFamilyProperties.queueFlags;
-  /* graphics and compute queues do transfers, flagged or not */
-  if (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
-    f |= VK_QUEUE_TRANSFER_BIT;
-  if (!(f & flag))
-    return FALSE;
-  p->flags[0] |= flag;
-  return TRUE;
-}
-
+/* @phys's queue families, picked (gstavhwvulkanpick.c) */
 static void
-pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
+pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
 {
   VkQueueFamilyProperties2 *qf;
   VkQueueFamilyVideoPropertiesKHR *vid;
-  guint32 *used;
   uint32_t n = 0, i;
   gboolean video = has_ext (exts, "VK_KHR_video_queue");
 
-  memset (p, 0, sizeof (*p));
   vkGetPhysicalDeviceQueueFamilyProperties2 (phys, &n, NULL);
   qf = g_new0 (VkQueueFamilyProperties2, n);
   vid = g_new0 (VkQueueFamilyVideoPropertiesKHR, n);
-  used = g_new0 (guint32, n);
   for (i = 0; i < n; i++) {
     vid[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_VIDEO_PROPERTIES_KHR;
     qf[i].sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_PROPERTIES_2;
@@ -449,26 +345,10 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
       qf[i].pNext = &vid[i];
   }
   vkGetPhysicalDeviceQueueFamilyProperties2 (phys, &n, qf);
-  pick_one (p, qf, vid, used, n, VK_QUEUE_GRAPHICS_BIT, 0);
-  if (!share_first (p, qf, VK_QUEUE_COMPUTE_BIT))
-    pick_one (p, qf, vid, used, n, VK_QUEUE_COMPUTE_BIT, 0);
-  if (!share_first (p, qf, VK_QUEUE_TRANSFER_BIT))
-    pick_one (p, qf, vid, used, n, VK_QUEUE_TRANSFER_BIT, 0);
-  if (has_ext (exts, "VK_KHR_video_encode_queue")) {
-    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_ENCODE_H264_BIT_KHR);
-    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_ENCODE_H265_BIT_KHR);
-  }
-  if (has_ext (exts, "VK_KHR_video_decode_queue")) {
-    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR);
-    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR);
-    pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR);
-  }
-  g_free (used);
+  gst_avhw_vk_pick_queues (qf, vid, n,
+      has_ext (exts, "VK_KHR_video_encode_queue"),
+      has_ext (exts, "VK_KHR_video_decode_queue"), video_queues (),
+      families_shared (), p);
   g_free (vid);
   g_free (qf);
 }
@@ -476,7 +356,8 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, VkPicked * p)
 /* Creates @d's device for physical device @index, on the process's
  * instance; the device context's fields in @hwctx. NULL, or why not. */
 static gchar *
-create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
+create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx,
+    GstAvhwVkPicked * q)
 {
   VkDeviceQueueCreateInfo qinfo[G_N_ELEMENTS (q->family)];
   VkDeviceCreateInfo dinfo = { VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, };
@@ -536,31 +417,31 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx, VkPicked * q)
   hwctx->nb_enabled_dev_extensions = dinfo.enabledExtensionCount;
   for (i = 0; i < q->n; i++) {
     if (i == 0)
-      gst_avhw_vk_set_queues (hwctx, q->family[0], known_queues (q, 0),
-          q->flags[0] & ~VIDEO_BITS);
+      gst_avhw_vk_set_queues (hwctx, q->family[0], gst_avhw_vk_picked_known (q,
+              0), q->flags[0] & ~GST_AVHW_VK_VIDEO_BITS);
     else
-      gst_avhw_vk_add_queues (hwctx, q->family[i], known_queues (q, i),
-          q->flags[i], 0);
+      gst_avhw_vk_add_queues (hwctx, q->family[i], gst_avhw_vk_picked_known (q,
+              i), q->flags[i], 0);
   }
   /* the first family's video abilities, set_queues() leaves out */
-  if (q->flags[0] & VIDEO_BITS)
-    gst_avhw_vk_add_queues (hwctx, q->family[0], known_queues (q, 0),
-        q->flags[0] & VIDEO_BITS, 0);
+  if (q->flags[0] & GST_AVHW_VK_VIDEO_BITS)
+    gst_avhw_vk_add_queues (hwctx, q->family[0], gst_avhw_vk_picked_known (q,
+            0), q->flags[0] & GST_AVHW_VK_VIDEO_BITS, 0);
   return NULL;
 }
 
 /* After create(): FFmpeg's decode submissions spread over every queue
  * made of a decode family it is told fewer of (gstavhwvulkanspread.c). */
 static void
-spread_decodes (AVHWDeviceContext * dctx, const VkPicked * q)
+spread_decodes (AVHWDeviceContext * dctx, const GstAvhwVkPicked * q)
 {
   guint i;
 
   for (i = 0; i < q->n; i++) {
     if ((q->flags[i] & VK_QUEUE_VIDEO_DECODE_BIT_KHR)
-        && known_queues (q, i) < q->count[i])
-      gst_avhw_vk_spread_install (dctx, q->family[i], known_queues (q, i),
-          q->count[i]);
+        && gst_avhw_vk_picked_known (q, i) < q->count[i])
+      gst_avhw_vk_spread_install (dctx, q->family[i],
+          gst_avhw_vk_picked_known (q, i), q->count[i]);
   }
 }
 #endif
@@ -578,7 +459,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   AVBufferRef *ref;
   AVHWDeviceContext *dctx;
   VkDev *d;
-  VkPicked q;
+  GstAvhwVkPicked q;
   gchar *why;
   char err[AV_ERROR_MAX_STRING_SIZE];
   int ret;
