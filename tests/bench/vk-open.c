@@ -6,7 +6,8 @@
  * Times, in one process, each step of opening Vulkan device N the ways a
  * pipeline can: a bare VkInstance (the first one loads the driver), the
  * physical devices, vkCreateDevice with one queue and no extension, with
- * every queue of every family, with every queue and the extensions FFmpeg
+ * every queue of every family, with one of family 0 and two of the decode
+ * family (the vulkan backend's layout), with every queue and the extensions FFmpeg
  * enables, then FFmpeg's av_hwdevice_ctx_create(), R times, with FFmpeg's
  * own log lines time-stamped (its phases), and with GStreamer's Vulkan
  * library, gst_vulkan_device_open() (what vulkanh264dec does), where it is
@@ -78,6 +79,8 @@ enum
   ALL_QUEUES,                   /* every queue of every family */
   VIDEO_QUEUES,                 /* one of each family, every video queue */
   EACH_ONE,                     /* one queue of each family */
+  FIRST_AND_DECODE,             /* one of family 0, two of the decode one:
+                                 * the backend's own device */
 };
 
 static double last_destroy_ms;
@@ -90,7 +93,7 @@ time_device (VkPhysicalDevice phys, gint mode,
 {
   VkQueueFamilyProperties *qf;
   VkDeviceQueueCreateInfo *qi;
-  uint32_t nqf = 0, i, most = 1;
+  uint32_t nqf = 0, i, most = 1, nq;
   float *prio;
   VkDevice dev;
   VkResult res;
@@ -112,9 +115,21 @@ time_device (VkPhysicalDevice phys, gint mode,
                 | 0x40 /* video encode */ )))? qf[i].queueCount : 1;
     qi[i].pQueuePriorities = prio;
   }
+  nq = mode == ONE_QUEUE ? 1 : nqf;
+  if (mode == FIRST_AND_DECODE) {
+    nq = 1;
+    for (i = 1; i < nqf; i++) {
+      if (qf[i].queueFlags & VK_QUEUE_VIDEO_DECODE_BIT_KHR) {
+        qi[1] = qi[i];
+        qi[1].queueCount = MIN (2, qf[i].queueCount);
+        nq = 2;
+        break;
+      }
+    }
+  }
   {
     VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .queueCreateInfoCount = mode == ONE_QUEUE ? 1 : nqf,
+      .queueCreateInfoCount = nq,
       .pQueueCreateInfos = qi,
       .enabledExtensionCount = n_exts,
       .ppEnabledExtensionNames = exts
@@ -197,6 +212,10 @@ main (int argc, char **argv)
   row ("  vkDestroyDevice of it", last_destroy_ms);
   row ("vkCreateDevice: one queue of each family",
       time_device (devs[index], EACH_ONE, NULL, 0));
+  row ("  vkDestroyDevice of it", last_destroy_ms);
+  row ("vkCreateDevice: one queue of family 0, two of the decode family "
+      "(the backend's layout)", time_device (devs[index], FIRST_AND_DECODE,
+          NULL, 0));
   row ("  vkDestroyDevice of it", last_destroy_ms);
   {
     VkInstance second;
