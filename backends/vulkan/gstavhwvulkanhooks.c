@@ -67,7 +67,6 @@ gst_avhw_vk_hook_install (AVHWDeviceContext * dctx, const gchar * name,
     const gchar * alias, PFN_vkVoidFunction fn)
 {
   AVVulkanDeviceContext *hwctx = dctx->hwctx;
-
   const gchar *names[] = { name, alias };
   guint i, j;
 

@@ -19,8 +19,9 @@
  *
  * So on such a device, every vkDestroySemaphore FFmpeg and libplacebo
  * make (through gstavhwvulkanhooks.c, set before av_hwdevice_ctx_init())
- * first lets the queue thread get past every batch submitted so far: an empty submission with a fence on
- * each queue, waited for outside the queue lock. Semaphores die with
+ * first lets the queue thread get past every batch submitted so far: an
+ * empty submission with a fence on each queue, waited for outside the
+ * queue lock. Semaphores die with
  * frames contexts and filter graphs, so this costs a wait at the end of a
  * stream, not one per frame. GST_AVHW_VK_NO_SEM_FIX (set to anything)
  * turns it off.

@@ -176,7 +176,7 @@ main (int argc, char **argv)
   gchar *loop_tail;
   volatile gint stop = 0;
   guint loop_clips = 0;
-  gdouble t_loops;
+  gdouble t_loops, loops_s;
   gint i;
 
   g_option_context_add_main_entries (octx, entries, NULL);
@@ -375,12 +375,12 @@ main (int argc, char **argv)
     loop_clips += loops[i].clips;
     failures += loops[i].failures;
   }
+  loops_s = bench_now_s () - t_loops;
   if (n_loops > 1)
     g_print ("\n%d more loops at once: %u clips in %.2f s (%.1f clips/s; "
         "all %d loops ~%.1f clips/s), %u failed\n", n_loops - 1, loop_clips,
-        bench_now_s () - t_loops, loop_clips / (bench_now_s () - t_loops),
-        n_loops, (loop_clips + iterations) / (bench_now_s () - t_loops),
-        failures);
+        loops_s, loop_clips / loops_s, n_loops,
+        (loop_clips + iterations) / loops_s, failures);
   g_free (loop_tail);
   g_free (loops);
   g_free (threads);
