@@ -10,12 +10,13 @@
  * from the last stream's SPS and PPS (ff_vk_params_invalidate(); it
  * builds them again only when it has none). The same parameter sets in
  * the packet itself do call it, as a byte-stream's do: so they go in both
- * ways.
+ * ways (gst_avhw_dec_param_sets_give()).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <string.h>
 #include "gstavhwdecparamsets.h"
 
 typedef struct
@@ -145,4 +146,46 @@ gst_avhw_dec_param_sets_inband (const guint8 * cd, gsize size,
     return NULL;
   }
   return g_byte_array_free_to_bytes (out);
+}
+
+/* @pkt with @pre (@n bytes) before its data (a copy) */
+static gboolean
+prepend (AVPacket * pkt, const guint8 * pre, gsize n)
+{
+  AVBufferRef *buf = av_buffer_alloc (n + pkt->size +
+      AV_INPUT_BUFFER_PADDING_SIZE);
+
+  if (!buf)
+    return FALSE;
+  memcpy (buf->data, pre, n);
+  if (pkt->size > 0)
+    memcpy (buf->data + n, pkt->data, pkt->size);
+  memset (buf->data + n + pkt->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+  av_buffer_unref (&pkt->buf);
+  pkt->buf = buf;
+  pkt->data = buf->data;
+  pkt->size += n;
+  return TRUE;
+}
+
+gsize
+gst_avhw_dec_param_sets_give (AVPacket * pkt, const guint8 * cd, gsize size,
+    enum AVCodecID id)
+{
+  guint8 *side = av_packet_new_side_data (pkt, AV_PKT_DATA_NEW_EXTRADATA,
+      size);
+  GBytes *inband;
+  const guint8 *d;
+  gsize n = 0;
+
+  if (side)
+    memcpy (side, cd, size);
+  inband = gst_avhw_dec_param_sets_inband (cd, size, id);
+  if (inband) {
+    d = g_bytes_get_data (inband, &n);
+    if (!prepend (pkt, d, n))
+      n = 0;
+    g_bytes_unref (inband);
+  }
+  return n;
 }

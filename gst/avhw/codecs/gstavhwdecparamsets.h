@@ -16,4 +16,13 @@ G_GNUC_INTERNAL
 GBytes *gst_avhw_dec_param_sets_inband (const guint8 * cd, gsize size,
     enum AVCodecID id);
 
+/* Gives @pkt, a kept decoder's first packet of a stream, the stream's
+ * codec data @cd (@size bytes): as AV_PKT_DATA_NEW_EXTRADATA side data,
+ * and, for avcC and hvcC, its parameter sets as NAL units before the
+ * packet's own (gst_avhw_dec_param_sets_inband()). Returns the bytes put
+ * before them, 0 for none. */
+G_GNUC_INTERNAL
+gsize gst_avhw_dec_param_sets_give (AVPacket * pkt, const guint8 * cd,
+    gsize size, enum AVCodecID id);
+
 G_END_DECLS

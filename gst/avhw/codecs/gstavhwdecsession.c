@@ -872,57 +872,24 @@ before_send (GstAvhwDecSession * s, const GstAvhwDecSend * info)
   s->joined = FALSE;
 }
 
-/* @pkt with @pre before its data (a copy). */
-static void
-prepend (AVPacket * pkt, GBytes * pre)
-{
-  gsize n;
-  const guint8 *d = g_bytes_get_data (pre, &n);
-  AVBufferRef *buf = av_buffer_alloc (n + pkt->size +
-      AV_INPUT_BUFFER_PADDING_SIZE);
-
-  if (!buf)
-    return;
-  memcpy (buf->data, d, n);
-  if (pkt->size > 0)
-    memcpy (buf->data + n, pkt->data, pkt->size);
-  memset (buf->data + n + pkt->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
-  av_buffer_unref (&pkt->buf);
-  pkt->buf = buf;
-  pkt->data = buf->data;
-  pkt->size += n;
-}
-
 /* A kept decoder's first packet of this stream brings the stream's codec
- * data (avcC, hvcC: its parameter sets, maybe under the IDs of the last
- * stream's), which FFmpeg's h264 and hevc decoders read before the packet
- * (gstavhwcodeccache.c: extradata_follows), and the same parameter sets as
- * NAL units at the packet's start, which make the hwaccel drop what it
- * built from the last stream's (gstavhwdecparamsets.c). */
+ * data (gstavhwcodeccache.c: extradata_follows; gstavhwdecparamsets.c). */
 static void
 give_extradata (GstAvhwDecSession * s, AVPacket * pkt)
 {
   GstBuffer *cd = s->stream->codec_data;
   GstMapInfo map;
-  GBytes *inband;
-  guint8 *side;
+  gsize inband;
 
   s->send_extradata = FALSE;
   if (!cd || !gst_buffer_map (cd, &map, GST_MAP_READ))
     return;
-  side = av_packet_new_side_data (pkt, AV_PKT_DATA_NEW_EXTRADATA, map.size);
-  if (side)
-    memcpy (side, map.data, map.size);
-  inband = gst_avhw_dec_param_sets_inband (map.data, map.size,
+  inband = gst_avhw_dec_param_sets_give (pkt, map.data, map.size,
       s->ctx->codec_id);
   gst_buffer_unmap (cd, &map);
-  if (inband)
-    prepend (pkt, inband);
   GST_DEBUG_OBJECT (s->stream->element, "kept decoder: this stream's codec "
       "data (%" G_GSIZE_FORMAT " bytes) with its first packet, %"
-      G_GSIZE_FORMAT " bytes of its parameter sets in it", map.size,
-      inband ? g_bytes_get_size (inband) : 0);
-  g_clear_pointer (&inband, g_bytes_unref);
+      G_GSIZE_FORMAT " bytes of its parameter sets in it", map.size, inband);
 }
 
 GstFlowReturn

@@ -5,7 +5,9 @@
  * Against FFmpeg's own MP4 output (encbitstream-vectors.h): the parameter
  * sets of an avcC or hvcC record, length-prefixed, are the first NAL units
  * of FFmpeg's first MP4 sample of the same stream (SPS and PPS; VPS, SPS
- * and PPS), byte for byte; other codec data gives none.
+ * and PPS), byte for byte; other codec data gives none. A kept decoder's
+ * first packet gets the codec data as side data and those NAL units
+ * before its own.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -99,6 +101,47 @@ GST_START_TEST (test_not_a_record)
 
 GST_END_TEST;
 
+/* a kept decoder's first packet: the codec data as side data, its
+ * parameter sets before the packet's own data; Annex B codec data only as
+ * side data */
+GST_START_TEST (test_give)
+{
+  static const guint8 slice[] = { 0, 0, 0, 3, 0x65, 0x88, 0x84 };
+  static const guint8 annexb[] = { 0, 0, 0, 1, 0x67, 0x42, 0xc0, 0x0a };
+  AVPacket *pkt = av_packet_alloc ();
+  const guint8 *side;
+  size_t side_size;
+  gsize n;
+
+  fail_unless (av_new_packet (pkt, sizeof (slice)) == 0);
+  memcpy (pkt->data, slice, sizeof (slice));
+  n = gst_avhw_dec_param_sets_give (pkt, h264_baseline_record,
+      sizeof (h264_baseline_record), AV_CODEC_ID_H264);
+  /* SPS and PPS behind four-byte lengths */
+  fail_unless_equals_int ((gint) n, 4 + 0x16 + 4 + 5);
+  fail_unless_equals_int (pkt->size, (gint) (n + sizeof (slice)));
+  fail_unless (memcmp (pkt->data, h264_baseline_sample, n) == 0);
+  fail_unless (memcmp (pkt->data + n, slice, sizeof (slice)) == 0);
+  side = av_packet_get_side_data (pkt, AV_PKT_DATA_NEW_EXTRADATA, &side_size);
+  fail_unless (side != NULL);
+  fail_unless_equals_int ((gint) side_size, sizeof (h264_baseline_record));
+  fail_unless (memcmp (side, h264_baseline_record, side_size) == 0);
+  av_packet_free (&pkt);
+
+  pkt = av_packet_alloc ();
+  fail_unless (av_new_packet (pkt, sizeof (slice)) == 0);
+  memcpy (pkt->data, slice, sizeof (slice));
+  fail_unless_equals_int ((gint) gst_avhw_dec_param_sets_give (pkt, annexb,
+          sizeof (annexb), AV_CODEC_ID_H264), 0);
+  fail_unless_equals_int (pkt->size, sizeof (slice));
+  fail_unless (memcmp (pkt->data, slice, sizeof (slice)) == 0);
+  fail_unless (av_packet_get_side_data (pkt, AV_PKT_DATA_NEW_EXTRADATA,
+          NULL) != NULL);
+  av_packet_free (&pkt);
+}
+
+GST_END_TEST;
+
 static Suite *
 paramsets_suite (void)
 {
@@ -110,6 +153,7 @@ paramsets_suite (void)
   tcase_add_test (tc, test_hvcc);
   tcase_add_test (tc, test_two_byte_lengths);
   tcase_add_test (tc, test_not_a_record);
+  tcase_add_test (tc, test_give);
   return s;
 }
 
