@@ -78,6 +78,7 @@ typedef struct
 {
   VkDevice dev;
   gchar **exts;
+  gint64 create_us;             /* what vkCreateDevice took */
   VkPhysicalDeviceVulkan11Features f11;
   VkPhysicalDeviceVulkan12Features f12;
   VkPhysicalDeviceVulkan13Features f13;
@@ -111,6 +112,25 @@ has_ext (gchar ** exts, const gchar * name)
   return exts && g_strv_contains ((const gchar * const *) exts, name);
 }
 
+/* Whether GST_AVHW_VK_SKIP_EXTENSIONS (a comma-separated list) names
+ * @ext: a device extension the backend leaves out, with its features
+ * (to measure what each costs vkCreateDevice; FFmpeg does without any of
+ * the optional ones). */
+static gboolean
+skipped (const gchar * ext)
+{
+  const gchar *env = g_getenv ("GST_AVHW_VK_SKIP_EXTENSIONS");
+  gchar **list;
+  gboolean ret;
+
+  if (!env || !*env)
+    return FALSE;
+  list = g_strsplit (env, ",", -1);
+  ret = g_strv_contains ((const gchar * const *) list, ext);
+  g_strfreev (list);
+  return ret;
+}
+
 /* The extensions of ffmpeg_device_exts that @phys has. */
 static gchar **
 pick_extensions (VkPhysicalDevice phys)
@@ -129,7 +149,8 @@ pick_extensions (VkPhysicalDevice phys)
   for (i = 0; i < G_N_ELEMENTS (ffmpeg_device_exts); i++) {
     for (j = 0; j < n; j++) {
       if (!strcmp (props[j].extensionName, ffmpeg_device_exts[i])) {
-        g_ptr_array_add (out, g_strdup (ffmpeg_device_exts[i]));
+        if (!skipped (ffmpeg_device_exts[i]))
+          g_ptr_array_add (out, g_strdup (ffmpeg_device_exts[i]));
         break;
       }
     }
@@ -405,7 +426,9 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx,
   dinfo.pQueueCreateInfos = qinfo;
   dinfo.enabledExtensionCount = g_strv_length (d->exts);
   dinfo.ppEnabledExtensionNames = (const char *const *) d->exts;
+  d->create_us = g_get_monotonic_time ();
   res = vkCreateDevice (hwctx->phys_dev, &dinfo, NULL, &d->dev);
+  d->create_us = g_get_monotonic_time () - d->create_us;
   if (res != VK_SUCCESS)
     return g_strdup_printf ("vkCreateDevice on %s: VkResult %d",
         props.deviceName, res);
@@ -462,6 +485,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   GstAvhwVkPicked q;
   gchar *why;
   char err[AV_ERROR_MAX_STRING_SIZE];
+  gint64 init_us;
   int ret;
 
   if (options && gst_structure_n_fields (options) > 0)
@@ -484,7 +508,9 @@ vk_open_device (GstAvhwBackend * backend, guint index,
               dctx->hwctx)->phys_dev))
     gst_avhw_vk_sem_fix_install (dctx);
   spread_decodes (dctx, &q);
+  init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
+  init_us = g_get_monotonic_time () - init_us;
   if (ret < 0) {
     av_buffer_unref (&ref);
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
@@ -500,8 +526,9 @@ vk_open_device (GstAvhwBackend * backend, guint index,
       g_string_append_printf (fams, "%s%u x%u (0x%x)", i ? ", " : "",
           q.family[i], q.count[i], (guint) q.flags[i]);
     GST_INFO ("vulkan:%u: made VkDevice %p for FFmpeg, %u extensions, queue "
-        "families %s", index, (gpointer) d->dev, g_strv_length (d->exts),
-        fams->str);
+        "families %s; vkCreateDevice %.1f ms, av_hwdevice_ctx_init %.1f ms",
+        index, (gpointer) d->dev, g_strv_length (d->exts), fams->str,
+        d->create_us / 1e3, init_us / 1e3);
     g_string_free (fams, TRUE);
   }
   return ref;

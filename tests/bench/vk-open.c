@@ -9,7 +9,9 @@
  * every queue of every family, with one of family 0 and two of the decode
  * family (the vulkan backend's layout), with every queue and the extensions FFmpeg
  * enables, then FFmpeg's av_hwdevice_ctx_create(), R times, with FFmpeg's
- * own log lines time-stamped (its phases), and with GStreamer's Vulkan
+ * own log lines time-stamped (its phases), what each of FFmpeg's
+ * extensions and features adds to the backend's layout
+ * (vk-open-features.c), and with GStreamer's Vulkan
  * library, gst_vulkan_device_open() (what vulkanh264dec does), where it is
  * built in. Prints Markdown; one RESULT line per step. Exit 77 when no
  * Vulkan driver starts.
@@ -22,10 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
-#include <vulkan/vulkan.h>
 #include <libavutil/hwcontext.h>
-#include <libavutil/hwcontext_vulkan.h>
 #include <libavutil/log.h>
+#include "vk-open.h"
 #ifdef HAVE_GST_VULKAN
 #include <gst/vulkan/vulkan.h>
 #endif
@@ -53,8 +54,8 @@ ms_since (gint64 t0)
   return (g_get_monotonic_time () - t0) / 1e3;
 }
 
-static void
-row (const char *what, double ms)
+void
+vk_open_row (const char *what, double ms)
 {
   printf ("| %s | %.1f |\n", what, ms);
   printf ("RESULT step=\"%s\" ms=%.1f\n", what, ms);
@@ -73,23 +74,14 @@ new_instance (VkInstance * inst)
   return vkCreateInstance (&info, NULL, inst);
 }
 
-enum
-{
-  ONE_QUEUE,                    /* one queue of family 0 */
-  ALL_QUEUES,                   /* every queue of every family */
-  VIDEO_QUEUES,                 /* one of each family, every video queue */
-  EACH_ONE,                     /* one queue of each family */
-  FIRST_AND_DECODE,             /* one of family 0, two of the decode one:
-                                 * the backend's own device */
-};
+double vk_open_last_destroy_ms;
 
-static double last_destroy_ms;
-
-/* vkCreateDevice then vkDestroyDevice on @phys, with the queues of @mode
- * and @exts enabled. The ms vkCreateDevice took, or -1 when it failed. */
-static double
-time_device (VkPhysicalDevice phys, gint mode,
-    const char *const *exts, guint n_exts)
+/* vkCreateDevice then vkDestroyDevice on @phys, with the queues of @mode,
+ * @exts and the feature chain @features (a VkPhysicalDeviceFeatures2, or
+ * NULL) enabled. The ms vkCreateDevice took, or -1 when it failed. */
+double
+vk_open_time_device_full (VkPhysicalDevice phys, gint mode,
+    const char *const *exts, guint n_exts, const void *features)
 {
   VkQueueFamilyProperties *qf;
   VkDeviceQueueCreateInfo *qi;
@@ -110,13 +102,14 @@ time_device (VkPhysicalDevice phys, gint mode,
   for (i = 0; i < nqf; i++) {
     qi[i].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     qi[i].queueFamilyIndex = i;
-    qi[i].queueCount = mode == ALL_QUEUES || (mode == VIDEO_QUEUES
-        && (qf[i].queueFlags & (VK_QUEUE_VIDEO_DECODE_BIT_KHR
-                | 0x40 /* video encode */ )))? qf[i].queueCount : 1;
+    qi[i].queueCount = mode == VK_OPEN_ALL_QUEUES
+        || (mode == VK_OPEN_VIDEO_QUEUES
+        && (qf[i].queueFlags & (VK_QUEUE_VIDEO_DECODE_BIT_KHR | 0x40
+                /* video encode */ )))? qf[i].queueCount : 1;
     qi[i].pQueuePriorities = prio;
   }
-  nq = mode == ONE_QUEUE ? 1 : nqf;
-  if (mode == FIRST_AND_DECODE) {
+  nq = mode == VK_OPEN_ONE_QUEUE ? 1 : nqf;
+  if (mode == VK_OPEN_FIRST_AND_DECODE) {
     nq = 1;
     for (i = 1; i < nqf; i++) {
       if (qf[i].queueFlags & VK_QUEUE_VIDEO_DECODE_BIT_KHR) {
@@ -129,6 +122,7 @@ time_device (VkPhysicalDevice phys, gint mode,
   }
   {
     VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .pNext = features,
       .queueCreateInfoCount = nq,
       .pQueueCreateInfos = qi,
       .enabledExtensionCount = n_exts,
@@ -143,13 +137,20 @@ time_device (VkPhysicalDevice phys, gint mode,
     gint64 t1 = g_get_monotonic_time ();
 
     vkDestroyDevice (dev, NULL);
-    last_destroy_ms = ms_since (t1);
+    vk_open_last_destroy_ms = ms_since (t1);
   } else
     printf ("vkCreateDevice failed: VkResult %d\n", res);
   g_free (qi);
   g_free (prio);
   g_free (qf);
   return res == VK_SUCCESS ? ms : -1;
+}
+
+static double
+time_device (VkPhysicalDevice phys, gint mode,
+    const char *const *exts, guint n_exts)
+{
+  return vk_open_time_device_full (phys, mode, exts, n_exts, NULL);
 }
 
 int
@@ -161,7 +162,7 @@ main (int argc, char **argv)
   uint32_t n = 0;
   gint64 t0;
   gchar devstr[16], **exts = NULL;
-  AVBufferRef *ref = NULL;
+  AVBufferRef *ref = NULL, *first = NULL;
   int ret;
 
   for (i = 1; i < (guint) argc; i++) {
@@ -182,12 +183,12 @@ main (int argc, char **argv)
     printf ("SKIP: no Vulkan driver starts here\n");
     return 77;
   }
-  row ("vkCreateInstance, the first (loads the driver)", ms_since (t0));
+  vk_open_row ("vkCreateInstance, the first (loads the driver)", ms_since (t0));
   t0 = g_get_monotonic_time ();
   vkEnumeratePhysicalDevices (inst, &n, NULL);
   devs = g_new0 (VkPhysicalDevice, MAX (n, 1));
   vkEnumeratePhysicalDevices (inst, &n, devs);
-  row ("vkEnumeratePhysicalDevices", ms_since (t0));
+  vk_open_row ("vkEnumeratePhysicalDevices", ms_since (t0));
   if (index >= n) {
     printf ("SKIP: %u physical device(s), no device %u\n", n, index);
     return 77;
@@ -198,34 +199,36 @@ main (int argc, char **argv)
     vkGetPhysicalDeviceProperties (devs[index], &props);
     printf ("| device | %s |\n", props.deviceName);
   }
-  row ("vkCreateDevice: one queue, no extension",
-      time_device (devs[index], ONE_QUEUE, NULL, 0));
-  row ("  vkDestroyDevice of it", last_destroy_ms);
-  row ("vkCreateDevice: one queue, no extension (again)",
-      time_device (devs[index], ONE_QUEUE, NULL, 0));
-  row ("  vkDestroyDevice of it", last_destroy_ms);
-  row ("vkCreateDevice: every queue of every family, no extension",
-      time_device (devs[index], ALL_QUEUES, NULL, 0));
-  row ("  vkDestroyDevice of it", last_destroy_ms);
-  row ("vkCreateDevice: one queue of each family, every video queue",
-      time_device (devs[index], VIDEO_QUEUES, NULL, 0));
-  row ("  vkDestroyDevice of it", last_destroy_ms);
-  row ("vkCreateDevice: one queue of each family",
-      time_device (devs[index], EACH_ONE, NULL, 0));
-  row ("  vkDestroyDevice of it", last_destroy_ms);
-  row ("vkCreateDevice: one queue of family 0, two of the decode family "
-      "(the backend's layout)", time_device (devs[index], FIRST_AND_DECODE,
-          NULL, 0));
-  row ("  vkDestroyDevice of it", last_destroy_ms);
+  vk_open_row ("vkCreateDevice: one queue, no extension",
+      time_device (devs[index], VK_OPEN_ONE_QUEUE, NULL, 0));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  vk_open_row ("vkCreateDevice: one queue, no extension (again)",
+      time_device (devs[index], VK_OPEN_ONE_QUEUE, NULL, 0));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  vk_open_row ("vkCreateDevice: every queue of every family, no extension",
+      time_device (devs[index], VK_OPEN_ALL_QUEUES, NULL, 0));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  vk_open_row ("vkCreateDevice: one queue of each family, every video queue",
+      time_device (devs[index], VK_OPEN_VIDEO_QUEUES, NULL, 0));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  vk_open_row ("vkCreateDevice: one queue of each family",
+      time_device (devs[index], VK_OPEN_EACH_ONE, NULL, 0));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  vk_open_row
+      ("vkCreateDevice: one queue of family 0, two of the decode family "
+      "(the backend's layout)", time_device (devs[index],
+          VK_OPEN_FIRST_AND_DECODE, NULL, 0));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
   {
     VkInstance second;
 
     t0 = g_get_monotonic_time ();
     if (new_instance (&second) == VK_SUCCESS) {
-      row ("vkCreateInstance, a second one (the driver loaded)", ms_since (t0));
+      vk_open_row ("vkCreateInstance, a second one (the driver loaded)",
+          ms_since (t0));
       t0 = g_get_monotonic_time ();
       vkDestroyInstance (second, NULL);
-      row ("vkDestroyInstance of it", ms_since (t0));
+      vk_open_row ("vkDestroyInstance of it", ms_since (t0));
     }
   }
 
@@ -247,7 +250,7 @@ main (int argc, char **argv)
       av_log_set_level (AV_LOG_ERROR);
       printf ("\n| step | ms |\n| --- | ---: |\n");
     }
-    row (what, ret < 0 ? -1 : ms_since (t0));
+    vk_open_row (what, ret < 0 ? -1 : ms_since (t0));
     g_free (what);
     if (ret < 0)
       break;
@@ -258,26 +261,32 @@ main (int argc, char **argv)
       exts = g_new0 (gchar *, n_exts + 1);
       for (guint e = 0; e < n_exts; e++)
         exts[e] = g_strdup (hw->enabled_dev_extensions[e]);
+      first = av_buffer_ref (ref);      /* for vk_open_feature_rows() */
     }
     t0 = g_get_monotonic_time ();
     av_buffer_unref (&ref);
-    row ("av_buffer_unref of it", ms_since (t0));
+    vk_open_row ("av_buffer_unref of it", ms_since (t0));
   }
   if (exts) {
     gchar *list = g_strjoinv (" ", exts);
 
     printf ("| FFmpeg's %u device extensions | %s |\n", n_exts, list);
     g_free (list);
-    row ("vkCreateDevice: every queue, FFmpeg's extensions (no features)",
-        time_device (devs[index], ALL_QUEUES, (const char *const *) exts,
+    vk_open_row
+        ("vkCreateDevice: every queue, FFmpeg's extensions (no features)",
+        time_device (devs[index], VK_OPEN_ALL_QUEUES,
+            (const char *const *) exts, n_exts));
+    vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+    vk_open_row ("vkCreateDevice: one queue, FFmpeg's extensions (no features)",
+        time_device (devs[index], VK_OPEN_ONE_QUEUE, (const char *const *) exts,
             n_exts));
-    row ("  vkDestroyDevice of it", last_destroy_ms);
-    row ("  vkDestroyDevice of it", last_destroy_ms);
-    row ("vkCreateDevice: one queue, FFmpeg's extensions (no features)",
-        time_device (devs[index], ONE_QUEUE, (const char *const *) exts,
-            n_exts));
-    row ("  vkDestroyDevice of it", last_destroy_ms);
-    row ("  vkDestroyDevice of it", last_destroy_ms);
+    vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  }
+  if (first) {
+    vk_open_feature_rows (devs[index],
+        ((AVHWDeviceContext *) first->data)->hwctx);
+    av_buffer_unref (&first);
+    printf ("\n| step | ms |\n| --- | ---: |\n");
   }
 #ifdef HAVE_GST_VULKAN
   gst_init (NULL, NULL);
@@ -295,7 +304,7 @@ main (int argc, char **argv)
     }
     what = g_strdup_printf ("GStreamer: gst_vulkan_instance_open + "
         "gst_vulkan_device_open, %u of %u", i + 1, repeat);
-    row (what, gd ? ms_since (t0) : -1);
+    vk_open_row (what, gd ? ms_since (t0) : -1);
     g_free (what);
     if (err)
       printf ("GStreamer's Vulkan: %s\n", err->message);

@@ -1,0 +1,325 @@
+/* gst-avhw benchmark: what each of FFmpeg's device extensions and
+ * features costs NVIDIA's vkCreateDevice (issue 30, item 3)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The vulkan backend's device (one queue of family 0, two of the decode
+ * family) is made with the extensions and the feature structs of a device
+ * FFmpeg made (av_hwdevice_ctx_create()), then again with one extension
+ * (and its feature struct) left out at a time, with each core feature
+ * struct emptied, and with the extensions decoding alone uses. One
+ * Markdown row and one RESULT line each: vkCreateDevice's ms.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include "vk-open.h"
+
+/* a feature struct's size, or 0 for a kind not copied */
+static gsize
+struct_size (VkStructureType t)
+{
+  switch (t) {
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+      return sizeof (VkPhysicalDeviceVulkan11Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+      return sizeof (VkPhysicalDeviceVulkan12Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
+      return sizeof (VkPhysicalDeviceVulkan13Features);
+#ifdef VK_EXT_descriptor_buffer
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT:
+      return sizeof (VkPhysicalDeviceDescriptorBufferFeaturesEXT);
+#endif
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
+      return sizeof (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT);
+#ifdef VK_KHR_cooperative_matrix
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR:
+      return sizeof (VkPhysicalDeviceCooperativeMatrixFeaturesKHR);
+#endif
+#ifdef VK_NV_optical_flow
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV:
+      return sizeof (VkPhysicalDeviceOpticalFlowFeaturesNV);
+#endif
+#ifdef VK_EXT_shader_object
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
+      return sizeof (VkPhysicalDeviceShaderObjectFeaturesEXT);
+#endif
+#ifdef VK_KHR_video_maintenance1
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR:
+      return sizeof (VkPhysicalDeviceVideoMaintenance1FeaturesKHR);
+#endif
+    default:
+      return 0;
+  }
+}
+
+/* the extension a feature struct belongs to, NULL for core ones */
+static const char *
+struct_extension (VkStructureType t)
+{
+  switch (t) {
+#ifdef VK_EXT_descriptor_buffer
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT:
+      return "VK_EXT_descriptor_buffer";
+#endif
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
+      return "VK_EXT_shader_atomic_float";
+#ifdef VK_KHR_cooperative_matrix
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR:
+      return "VK_KHR_cooperative_matrix";
+#endif
+#ifdef VK_NV_optical_flow
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV:
+      return "VK_NV_optical_flow";
+#endif
+#ifdef VK_EXT_shader_object
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
+      return "VK_EXT_shader_object";
+#endif
+#ifdef VK_KHR_video_maintenance1
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR:
+      return "VK_KHR_video_maintenance1";
+#endif
+    default:
+      return NULL;
+  }
+}
+
+#define MAX_STRUCTS 16
+
+typedef struct
+{
+  VkPhysicalDeviceFeatures2 head;
+  VkBaseOutStructure *s[MAX_STRUCTS];
+  guint n;
+} Chain;
+
+/* @c: a copy of FFmpeg's feature chain @f (unknown kinds named, left out) */
+static void
+chain_copy (Chain * c, const VkPhysicalDeviceFeatures2 * f)
+{
+  const VkBaseOutStructure *p = f->pNext;
+
+  memset (c, 0, sizeof (*c));
+  c->head = *f;
+  for (; p && c->n < MAX_STRUCTS; p = p->pNext) {
+    gsize size = struct_size (p->sType);
+
+    if (size == 0) {
+      printf ("| FFmpeg's feature struct of sType %d | not copied |\n",
+          (int) p->sType);
+      continue;
+    }
+    c->s[c->n++] = g_memdup2 (p, size);
+  }
+}
+
+static void
+chain_free (Chain * c)
+{
+  guint i;
+
+  for (i = 0; i < c->n; i++)
+    g_free (c->s[i]);
+}
+
+/* links @c's structs, leaving out @skip (an sType, or 0) */
+static const void *
+chain_link (Chain * c, VkStructureType skip)
+{
+  VkBaseOutStructure *prev = (VkBaseOutStructure *) & c->head;
+  guint i;
+
+  for (i = 0; i < c->n; i++) {
+    if (skip && c->s[i]->sType == skip)
+      continue;
+    prev->pNext = c->s[i];
+    prev = c->s[i];
+  }
+  prev->pNext = NULL;
+  return &c->head;
+}
+
+static VkBaseOutStructure *
+chain_find (Chain * c, VkStructureType t)
+{
+  guint i;
+
+  for (i = 0; i < c->n; i++)
+    if (c->s[i]->sType == t)
+      return c->s[i];
+  return NULL;
+}
+
+/* the row for the backend's layout with @exts (less @drop) and @features */
+static void
+timed_row (const char *what, VkPhysicalDevice phys, char **exts,
+    const char *drop, const void *features)
+{
+  const char *kept[64];
+  guint n = 0, i;
+
+  for (i = 0; exts[i] && n < G_N_ELEMENTS (kept); i++)
+    if (!drop || strcmp (exts[i], drop) != 0)
+      kept[n++] = exts[i];
+  vk_open_row (what, vk_open_time_device_full (phys, VK_OPEN_FIRST_AND_DECODE,
+          kept, n, features));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+}
+
+/* @zero_from: bytes after the struct's header to clear, keeping @keep
+ * (a VkBool32 at that offset) as it was */
+static void
+empty_struct (VkBaseOutStructure * s, gsize size, gsize keep_offset)
+{
+  guint8 *b = (guint8 *) s;
+  VkBool32 kept = 0;
+
+  if (keep_offset)
+    memcpy (&kept, b + keep_offset, sizeof (kept));
+  memset (b + sizeof (VkBaseOutStructure), 0,
+      size - sizeof (VkBaseOutStructure));
+  if (keep_offset)
+    memcpy (b + keep_offset, &kept, sizeof (kept));
+}
+
+static const char *const decode_exts[] = {
+  "VK_KHR_video_queue", "VK_KHR_video_decode_queue",
+  "VK_KHR_video_decode_h264", "VK_KHR_video_decode_h265",
+  "VK_KHR_video_maintenance1", "VK_KHR_external_memory_fd",
+  "VK_KHR_external_semaphore_fd", "VK_EXT_external_memory_host",
+  "VK_EXT_physical_device_drm", "VK_EXT_image_drm_format_modifier",
+  "VK_KHR_push_descriptor", NULL
+};
+
+static gboolean
+is_decode_ext (const char *e)
+{
+  guint i;
+
+  for (i = 0; decode_exts[i]; i++)
+    if (!strcmp (decode_exts[i], e))
+      return TRUE;
+  return FALSE;
+}
+
+void
+vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
+{
+  Chain c;
+  char **exts = g_new0 (char *, hw->nb_enabled_dev_extensions + 1);
+  GPtrArray *dec = g_ptr_array_new ();
+  guint i;
+  gchar *what;
+
+  for (i = 0; i < (guint) hw->nb_enabled_dev_extensions; i++)
+    exts[i] = (char *) hw->enabled_dev_extensions[i];
+  chain_copy (&c, &hw->device_features);
+  printf ("\n#### The backend's queues (one of family 0, two decode) with "
+      "FFmpeg's %d extensions and %u feature structs\n\n| step | ms |\n"
+      "| --- | ---: |\n", hw->nb_enabled_dev_extensions, c.n);
+  timed_row ("vkCreateDevice: all of FFmpeg's extensions and features", phys,
+      exts, NULL, chain_link (&c, 0));
+  timed_row ("vkCreateDevice: the same again", phys, exts, NULL,
+      chain_link (&c, 0));
+  for (i = 0; exts[i]; i++) {
+    VkStructureType st = 0;
+    guint k;
+
+    for (k = 0; k < c.n; k++)
+      if (g_strcmp0 (struct_extension (c.s[k]->sType), exts[i]) == 0)
+        st = c.s[k]->sType;
+    what = g_strdup_printf ("vkCreateDevice: without %s%s", exts[i],
+        st ? " and its features" : "");
+    timed_row (what, phys, exts, exts[i], chain_link (&c, st));
+    g_free (what);
+  }
+  timed_row ("vkCreateDevice: without the 1.0 features", phys, exts, NULL,
+      (memset (&c.head.features, 0, sizeof (c.head.features)),
+          chain_link (&c, 0)));
+  c.head = hw->device_features;
+  timed_row ("vkCreateDevice: without the 1.1 features", phys, exts, NULL,
+      chain_link (&c, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES));
+  {
+    VkBaseOutStructure *s12 = chain_find (&c,
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    VkBaseOutStructure *s13 = chain_find (&c,
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+
+    if (s12) {
+      VkPhysicalDeviceVulkan12Features keep =
+          *(VkPhysicalDeviceVulkan12Features *) s12;
+
+      empty_struct (s12, sizeof (keep),
+          G_STRUCT_OFFSET (VkPhysicalDeviceVulkan12Features,
+              timelineSemaphore));
+      timed_row ("vkCreateDevice: 1.2 features emptied but timeline "
+          "semaphores", phys, exts, NULL, chain_link (&c, 0));
+      ((VkPhysicalDeviceVulkan12Features *) s12)->hostQueryReset =
+          keep.hostQueryReset;
+      ((VkPhysicalDeviceVulkan12Features *) s12)->bufferDeviceAddress =
+          keep.bufferDeviceAddress;
+      timed_row ("vkCreateDevice: the same with hostQueryReset and "
+          "bufferDeviceAddress", phys, exts, NULL, chain_link (&c, 0));
+      *(VkPhysicalDeviceVulkan12Features *) s12 = keep;
+    }
+    if (s13) {
+      VkPhysicalDeviceVulkan13Features keep =
+          *(VkPhysicalDeviceVulkan13Features *) s13;
+
+      empty_struct (s13, sizeof (keep),
+          G_STRUCT_OFFSET (VkPhysicalDeviceVulkan13Features, synchronization2));
+      timed_row ("vkCreateDevice: 1.3 features emptied but synchronization2",
+          phys, exts, NULL, chain_link (&c, 0));
+      *(VkPhysicalDeviceVulkan13Features *) s13 = keep;
+    }
+  }
+  /* decoding's extensions only, with FFmpeg's core features */
+  for (i = 0; exts[i]; i++)
+    if (is_decode_ext (exts[i]))
+      g_ptr_array_add (dec, exts[i]);
+  g_ptr_array_add (dec, NULL);
+  {
+    VkStructureType drop[MAX_STRUCTS];
+    guint nd = 0, k;
+    const char *kept[64];
+    guint nk = 0;
+
+    for (k = 0; k < c.n; k++) {
+      const char *e = struct_extension (c.s[k]->sType);
+
+      if (e && !is_decode_ext (e))
+        drop[nd++] = c.s[k]->sType;
+    }
+    /* link without every dropped struct */
+    {
+      VkBaseOutStructure *prev = (VkBaseOutStructure *) & c.head;
+
+      for (k = 0; k < c.n; k++) {
+        guint j;
+        gboolean skip = FALSE;
+
+        for (j = 0; j < nd; j++)
+          skip |= c.s[k]->sType == drop[j];
+        if (skip)
+          continue;
+        prev->pNext = c.s[k];
+        prev = c.s[k];
+      }
+      prev->pNext = NULL;
+    }
+    for (k = 0; k < dec->len - 1 && nk < G_N_ELEMENTS (kept); k++)
+      kept[nk++] = g_ptr_array_index (dec, k);
+    vk_open_row ("vkCreateDevice: decoding's extensions only (video, "
+        "external memory, push descriptors), FFmpeg's core features",
+        vk_open_time_device_full (phys, VK_OPEN_FIRST_AND_DECODE, kept, nk,
+            &c.head));
+    vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
+  }
+  timed_row ("vkCreateDevice: all of FFmpeg's extensions and features, "
+      "once more (the order's drift)", phys, exts, NULL, chain_link (&c, 0));
+  g_ptr_array_unref (dec);
+  chain_free (&c);
+  g_free (exts);
+}
