@@ -112,19 +112,35 @@ has_ext (gchar ** exts, const gchar * name)
   return exts && g_strv_contains ((const gchar * const *) exts, name);
 }
 
-/* Whether GST_AVHW_VK_SKIP_EXTENSIONS (a comma-separated list) names
- * @ext: a device extension the backend leaves out, with its features
- * (to measure what each costs vkCreateDevice; FFmpeg does without any of
- * the optional ones). */
+/* Extensions of FFmpeg 7.1's list that nothing run on the backend's
+ * device uses: FFmpeg 7.1 only notes them (libavutil/vulkan_loader.h; no
+ * decoder, hwcontext or filter of ours calls them), libplacebo does not
+ * ask for them, and each adds features NVIDIA's vkCreateDevice sets up. */
+static const gchar *const unused_exts[] = {
+  "VK_NV_optical_flow",
+  "VK_KHR_cooperative_matrix",
+  "VK_EXT_shader_object",
+  "VK_EXT_shader_atomic_float",
+};
+
+/* Whether the backend leaves @ext out of its device (with its features):
+ * one of unused_exts, or of GST_AVHW_VK_SKIP_EXTENSIONS where that is set
+ * (a comma-separated list replacing unused_exts; "none": FFmpeg's whole
+ * list, as FFmpeg's own device has it). */
 static gboolean
 skipped (const gchar * ext)
 {
   const gchar *env = g_getenv ("GST_AVHW_VK_SKIP_EXTENSIONS");
   gchar **list;
   gboolean ret;
+  guint i;
 
-  if (!env || !*env)
+  if (!env) {
+    for (i = 0; i < G_N_ELEMENTS (unused_exts); i++)
+      if (!strcmp (unused_exts[i], ext))
+        return TRUE;
     return FALSE;
+  }
   list = g_strsplit (env, ",", -1);
   ret = g_strv_contains ((const gchar * const *) list, ext);
   g_strfreev (list);
