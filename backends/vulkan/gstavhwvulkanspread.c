@@ -43,6 +43,7 @@ typedef struct
   GMutex *locks;
   PFN_vkQueueSubmit2 submit2;
   gint next;                    /* atomic: the next queue's turn */
+  gint used;                    /* atomic: a bit for each queue submitted to */
 } Spread;
 
 static GMutex spreads_lock;
@@ -80,6 +81,9 @@ queue_submit2 (VkQueue queue, uint32_t n_submits,
   if (!s)
     return vkQueueSubmit2 (queue, n_submits, submits, fence);
   p = (guint) g_atomic_int_add (&s->next, 1) % s->n;
+  if (p < 31 && !(g_atomic_int_or ((guint *) & s->used, 1u << p) & (1u << p)))
+    GST_INFO ("VkDevice %p: a decode submitted to queue %u, the first there",
+        (gpointer) s->dev, p);
   g_mutex_lock (&s->locks[p]);
   r = s->submit2 (s->queues[p], n_submits, submits, fence);
   g_mutex_unlock (&s->locks[p]);
