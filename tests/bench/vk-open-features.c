@@ -124,21 +124,29 @@ chain_free (Chain * c)
     g_free (c->s[i]);
 }
 
-/* links @c's structs, leaving out @skip (an sType, or 0) */
+typedef gboolean (*SkipFunc) (VkStructureType t, gconstpointer data);
+
+/* links @c's structs, leaving out those @skip says (NULL: none) */
 static const void *
-chain_link (Chain * c, VkStructureType skip)
+chain_link (Chain * c, SkipFunc skip, gconstpointer data)
 {
   VkBaseOutStructure *prev = (VkBaseOutStructure *) & c->head;
   guint i;
 
   for (i = 0; i < c->n; i++) {
-    if (skip && c->s[i]->sType == skip)
+    if (skip && skip (c->s[i]->sType, data))
       continue;
     prev->pNext = c->s[i];
     prev = c->s[i];
   }
   prev->pNext = NULL;
   return &c->head;
+}
+
+static gboolean
+skip_type (VkStructureType t, gconstpointer data)
+{
+  return t == (VkStructureType) GPOINTER_TO_INT (data);
 }
 
 static VkBaseOutStructure *
@@ -204,6 +212,15 @@ is_decode_ext (const char *e)
   return FALSE;
 }
 
+/* the struct of an extension decoding does not use */
+static gboolean
+skip_not_decoding (VkStructureType t, gconstpointer data)
+{
+  const char *e = struct_extension (t);
+
+  return e && !is_decode_ext (e);
+}
+
 void
 vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
 {
@@ -220,9 +237,9 @@ vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
       "FFmpeg's %d extensions and %u feature structs\n\n| step | ms |\n"
       "| --- | ---: |\n", hw->nb_enabled_dev_extensions, c.n);
   timed_row ("vkCreateDevice: all of FFmpeg's extensions and features", phys,
-      exts, NULL, chain_link (&c, 0));
+      exts, NULL, chain_link (&c, NULL, NULL));
   timed_row ("vkCreateDevice: the same again", phys, exts, NULL,
-      chain_link (&c, 0));
+      chain_link (&c, NULL, NULL));
   for (i = 0; exts[i]; i++) {
     VkStructureType st = 0;
     guint k;
@@ -232,15 +249,18 @@ vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
         st = c.s[k]->sType;
     what = g_strdup_printf ("vkCreateDevice: without %s%s", exts[i],
         st ? " and its features" : "");
-    timed_row (what, phys, exts, exts[i], chain_link (&c, st));
+    timed_row (what, phys, exts, exts[i], chain_link (&c, skip_type,
+            GINT_TO_POINTER (st)));
     g_free (what);
   }
+  memset (&c.head.features, 0, sizeof (c.head.features));
   timed_row ("vkCreateDevice: without the 1.0 features", phys, exts, NULL,
-      (memset (&c.head.features, 0, sizeof (c.head.features)),
-          chain_link (&c, 0)));
+      chain_link (&c, NULL, NULL));
   c.head = hw->device_features;
   timed_row ("vkCreateDevice: without the 1.1 features", phys, exts, NULL,
-      chain_link (&c, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES));
+      chain_link (&c, skip_type,
+          GINT_TO_POINTER
+          (VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES)));
   {
     VkBaseOutStructure *s12 = chain_find (&c,
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
@@ -255,13 +275,13 @@ vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
           G_STRUCT_OFFSET (VkPhysicalDeviceVulkan12Features,
               timelineSemaphore));
       timed_row ("vkCreateDevice: 1.2 features emptied but timeline "
-          "semaphores", phys, exts, NULL, chain_link (&c, 0));
+          "semaphores", phys, exts, NULL, chain_link (&c, NULL, NULL));
       ((VkPhysicalDeviceVulkan12Features *) s12)->hostQueryReset =
           keep.hostQueryReset;
       ((VkPhysicalDeviceVulkan12Features *) s12)->bufferDeviceAddress =
           keep.bufferDeviceAddress;
       timed_row ("vkCreateDevice: the same with hostQueryReset and "
-          "bufferDeviceAddress", phys, exts, NULL, chain_link (&c, 0));
+          "bufferDeviceAddress", phys, exts, NULL, chain_link (&c, NULL, NULL));
       *(VkPhysicalDeviceVulkan12Features *) s12 = keep;
     }
     if (s13) {
@@ -271,7 +291,7 @@ vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
       empty_struct (s13, sizeof (keep),
           G_STRUCT_OFFSET (VkPhysicalDeviceVulkan13Features, synchronization2));
       timed_row ("vkCreateDevice: 1.3 features emptied but synchronization2",
-          phys, exts, NULL, chain_link (&c, 0));
+          phys, exts, NULL, chain_link (&c, NULL, NULL));
       *(VkPhysicalDeviceVulkan13Features *) s13 = keep;
     }
   }
@@ -279,46 +299,15 @@ vk_open_feature_rows (VkPhysicalDevice phys, const AVVulkanDeviceContext * hw)
   for (i = 0; exts[i]; i++)
     if (is_decode_ext (exts[i]))
       g_ptr_array_add (dec, exts[i]);
-  g_ptr_array_add (dec, NULL);
-  {
-    VkStructureType drop[MAX_STRUCTS];
-    guint nd = 0, k;
-    const char *kept[64];
-    guint nk = 0;
-
-    for (k = 0; k < c.n; k++) {
-      const char *e = struct_extension (c.s[k]->sType);
-
-      if (e && !is_decode_ext (e))
-        drop[nd++] = c.s[k]->sType;
-    }
-    /* link without every dropped struct */
-    {
-      VkBaseOutStructure *prev = (VkBaseOutStructure *) & c.head;
-
-      for (k = 0; k < c.n; k++) {
-        guint j;
-        gboolean skip = FALSE;
-
-        for (j = 0; j < nd; j++)
-          skip |= c.s[k]->sType == drop[j];
-        if (skip)
-          continue;
-        prev->pNext = c.s[k];
-        prev = c.s[k];
-      }
-      prev->pNext = NULL;
-    }
-    for (k = 0; k < dec->len - 1 && nk < G_N_ELEMENTS (kept); k++)
-      kept[nk++] = g_ptr_array_index (dec, k);
-    vk_open_row ("vkCreateDevice: decoding's extensions only (video, "
-        "external memory, push descriptors), FFmpeg's core features",
-        vk_open_time_device_full (phys, VK_OPEN_FIRST_AND_DECODE, kept, nk,
-            &c.head));
-    vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
-  }
+  vk_open_row ("vkCreateDevice: decoding's extensions only (video, external "
+      "memory, push descriptors), FFmpeg's core features",
+      vk_open_time_device_full (phys, VK_OPEN_FIRST_AND_DECODE,
+          (const char *const *) dec->pdata, dec->len,
+          chain_link (&c, skip_not_decoding, NULL)));
+  vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
   timed_row ("vkCreateDevice: all of FFmpeg's extensions and features, "
-      "once more (the order's drift)", phys, exts, NULL, chain_link (&c, 0));
+      "once more (the order's drift)", phys, exts, NULL, chain_link (&c, NULL,
+          NULL));
   g_ptr_array_unref (dec);
   chain_free (&c);
   g_free (exts);
