@@ -16,74 +16,67 @@
 #include <string.h>
 #include "vk-open.h"
 
-/* a feature struct's size, or 0 for a kind not copied */
-static gsize
-struct_size (VkStructureType t)
+/* The feature structs copied from FFmpeg's chain: their size, and the
+ * extension each belongs to (NULL for core ones). */
+static const struct
 {
-  switch (t) {
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
-      return sizeof (VkPhysicalDeviceVulkan11Features);
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
-      return sizeof (VkPhysicalDeviceVulkan12Features);
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
-      return sizeof (VkPhysicalDeviceVulkan13Features);
+  VkStructureType type;
+  gsize size;
+  const char *ext;
+} kinds[] = {
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+      sizeof (VkPhysicalDeviceVulkan11Features), NULL},
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      sizeof (VkPhysicalDeviceVulkan12Features), NULL},
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+      sizeof (VkPhysicalDeviceVulkan13Features), NULL},
 #ifdef VK_EXT_descriptor_buffer
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT:
-      return sizeof (VkPhysicalDeviceDescriptorBufferFeaturesEXT);
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT,
+        sizeof (VkPhysicalDeviceDescriptorBufferFeaturesEXT),
+      "VK_EXT_descriptor_buffer"},
 #endif
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
-      return sizeof (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT);
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+        sizeof (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT),
+      "VK_EXT_shader_atomic_float"},
 #ifdef VK_KHR_cooperative_matrix
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR:
-      return sizeof (VkPhysicalDeviceCooperativeMatrixFeaturesKHR);
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
+        sizeof (VkPhysicalDeviceCooperativeMatrixFeaturesKHR),
+      "VK_KHR_cooperative_matrix"},
 #endif
 #ifdef VK_NV_optical_flow
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV:
-      return sizeof (VkPhysicalDeviceOpticalFlowFeaturesNV);
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV,
+      sizeof (VkPhysicalDeviceOpticalFlowFeaturesNV), "VK_NV_optical_flow"},
 #endif
 #ifdef VK_EXT_shader_object
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
-      return sizeof (VkPhysicalDeviceShaderObjectFeaturesEXT);
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT,
+      sizeof (VkPhysicalDeviceShaderObjectFeaturesEXT), "VK_EXT_shader_object"},
 #endif
 #ifdef VK_KHR_video_maintenance1
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR:
-      return sizeof (VkPhysicalDeviceVideoMaintenance1FeaturesKHR);
+  {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR,
+        sizeof (VkPhysicalDeviceVideoMaintenance1FeaturesKHR),
+      "VK_KHR_video_maintenance1"},
 #endif
-    default:
-      return 0;
-  }
+};
+
+/* @t's entry of kinds[], or -1 for a kind not copied */
+static gint
+kind_of (VkStructureType t)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (kinds[i].type == t)
+      return (gint) i;
+  return -1;
 }
 
 /* the extension a feature struct belongs to, NULL for core ones */
 static const char *
 struct_extension (VkStructureType t)
 {
-  switch (t) {
-#ifdef VK_EXT_descriptor_buffer
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT:
-      return "VK_EXT_descriptor_buffer";
-#endif
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
-      return "VK_EXT_shader_atomic_float";
-#ifdef VK_KHR_cooperative_matrix
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR:
-      return "VK_KHR_cooperative_matrix";
-#endif
-#ifdef VK_NV_optical_flow
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV:
-      return "VK_NV_optical_flow";
-#endif
-#ifdef VK_EXT_shader_object
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
-      return "VK_EXT_shader_object";
-#endif
-#ifdef VK_KHR_video_maintenance1
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR:
-      return "VK_KHR_video_maintenance1";
-#endif
-    default:
-      return NULL;
-  }
+  gint k = kind_of (t);
+
+  return k < 0 ? NULL : kinds[k].ext;
 }
 
 #define MAX_STRUCTS 16
@@ -104,14 +97,14 @@ chain_copy (Chain * c, const VkPhysicalDeviceFeatures2 * f)
   memset (c, 0, sizeof (*c));
   c->head = *f;
   for (; p && c->n < MAX_STRUCTS; p = p->pNext) {
-    gsize size = struct_size (p->sType);
+    gint k = kind_of (p->sType);
 
-    if (size == 0) {
+    if (k < 0) {
       printf ("| FFmpeg's feature struct of sType %d | not copied |\n",
           (int) p->sType);
       continue;
     }
-    c->s[c->n++] = g_memdup2 (p, size);
+    c->s[c->n++] = g_memdup2 (p, kinds[k].size);
   }
 }
 
@@ -176,8 +169,8 @@ timed_row (const char *what, VkPhysicalDevice phys, char **exts,
   vk_open_row ("  vkDestroyDevice of it", vk_open_last_destroy_ms);
 }
 
-/* @zero_from: bytes after the struct's header to clear, keeping @keep
- * (a VkBool32 at that offset) as it was */
+/* clears @s (@size bytes) after its header, but the VkBool32 at
+ * @keep_offset (0: none) */
 static void
 empty_struct (VkBaseOutStructure * s, gsize size, gsize keep_offset)
 {
