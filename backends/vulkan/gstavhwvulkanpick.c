@@ -23,6 +23,18 @@
 
 #if GST_AVHW_VK_PICK
 
+/* family @i's abilities, transfers included where it does graphics or
+ * compute (such queues do transfers, flagged or not) */
+static VkQueueFlags
+family_flags (const VkQueueFamilyProperties2 * qf, guint32 i)
+{
+  VkQueueFlags f = qf[i].queueFamilyProperties.queueFlags;
+
+  if (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+    f |= VK_QUEUE_TRANSFER_BIT;
+  return f;
+}
+
 static void
 pick_one (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
     const VkQueueFamilyVideoPropertiesKHR * vid, guint32 * used, uint32_t n,
@@ -32,7 +44,8 @@ pick_one (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
   gint idx = -1;
 
   for (i = 0; i < n; i++) {
-    VkQueueFlags f = qf[i].queueFamilyProperties.queueFlags;
+    VkQueueFlags f = (flag & VK_QUEUE_TRANSFER_BIT) ? family_flags (qf, i) :
+        qf[i].queueFamilyProperties.queueFlags;
     guint32 score;
 
     if (codec_op) {
@@ -41,9 +54,6 @@ pick_one (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
         continue;
       score = __builtin_popcount (vid[i].videoCodecOperations) + used[i];
     } else {
-      if ((flag & VK_QUEUE_TRANSFER_BIT)
-          && (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
-        f |= VK_QUEUE_TRANSFER_BIT;
       if (!(f & flag))
         continue;
       score = __builtin_popcount (f) + used[i];
@@ -81,15 +91,7 @@ static gboolean
 share_first (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
     VkQueueFlags flag)
 {
-  VkQueueFlags f;
-
-  if (p->n == 0)
-    return FALSE;
-  f = qf[p->family[0]].queueFamilyProperties.queueFlags;
-  /* graphics and compute queues do transfers, flagged or not */
-  if (f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
-    f |= VK_QUEUE_TRANSFER_BIT;
-  if (!(f & flag))
+  if (p->n == 0 || !(family_flags (qf, p->family[0]) & flag))
     return FALSE;
   p->flags[0] |= flag;
   return TRUE;
