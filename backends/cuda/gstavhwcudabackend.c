@@ -284,45 +284,6 @@ cuda_wrap_primary (const CudaFunctions * cu, guint index, GError ** error)
       error);
 }
 
-/* ffnvcodec's header names only CU_CTX_SCHED_BLOCKING_SYNC (0x04). */
-#define AVHW_CU_CTX_SCHED_AUTO 0x00
-#define AVHW_CU_CTX_SCHED_SPIN 0x01
-#define AVHW_CU_CTX_SCHED_YIELD 0x02
-
-/* GST_AVHW_CUDA_SCHED=auto|spin|yield|blocking: how the threads of a
- * primary context this backend activates wait for the GPU. FFmpeg asks
- * for CU_CTX_SCHED_BLOCKING_SYNC (the default here too); the others are
- * for measuring whether many decoders waiting in one context lose time
- * waking up. Returns FALSE (and blocking) when unset or not understood. */
-static gboolean
-cuda_sched_from_env (unsigned int *flags)
-{
-  static const struct
-  {
-    const gchar *name;
-    unsigned int flags;
-  } scheds[] = {
-    {"auto", AVHW_CU_CTX_SCHED_AUTO}, {"spin", AVHW_CU_CTX_SCHED_SPIN},
-    {"yield", AVHW_CU_CTX_SCHED_YIELD}, {"blocking",
-        CU_CTX_SCHED_BLOCKING_SYNC},
-  };
-  const gchar *env = g_getenv ("GST_AVHW_CUDA_SCHED");
-  guint i;
-
-  *flags = CU_CTX_SCHED_BLOCKING_SYNC;
-  if (!env || !*env)
-    return FALSE;
-  for (i = 0; i < G_N_ELEMENTS (scheds); i++) {
-    if (g_ascii_strcasecmp (env, scheds[i].name) == 0) {
-      *flags = scheds[i].flags;
-      return *flags != CU_CTX_SCHED_BLOCKING_SYNC;
-    }
-  }
-  GST_WARNING ("GST_AVHW_CUDA_SCHED=%s is none of auto, spin, yield, "
-      "blocking: using blocking", env);
-  return FALSE;
-}
-
 /* TRUE when the options say primary_ctx=0 (a private context). */
 static gboolean
 cuda_options_ask_private (const GstStructure * options)
@@ -403,21 +364,6 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
   if (shared && active && flags != CU_CTX_SCHED_BLOCKING_SYNC) {
     ref = cuda_wrap_primary (cu, index, error);
     goto done;
-  }
-  if (shared && !active && cuda_sched_from_env (&flags)) {
-    CUdevice dev;
-    CUcontext ctx;
-
-    if (CUDA_CHECK (cu->cuDeviceGet (&dev, (int) index))
-        && CUDA_CHECK (cu->cuDevicePrimaryCtxSetFlags (dev, flags))
-        && CUDA_CHECK (cu->cuDevicePrimaryCtxRetain (&ctx, dev))) {
-      GST_INFO ("cuda:%u: primary context with scheduling flags 0x%x "
-          "(GST_AVHW_CUDA_SCHED)", index, flags);
-      cuda_set_stack_limit (cu, ctx, index);
-      ref = cuda_wrap_context (ctx, cuda_release_primary,
-          GINT_TO_POINTER (dev), error);
-      goto done;
-    }
   }
   fresh = !shared || !active;
   gst_avhw_options_to_dict (options, &dict);
