@@ -49,14 +49,13 @@ read_u16 (Reader * r, guint * v)
 static gboolean
 copy_nal (Reader * r, guint len_size, GByteArray * out)
 {
-  guint n, i;
+  guint n;
   guint8 len[4];
 
   if (!read_u16 (r, &n) || r->pos + n > r->size || n == 0
       || (len_size < 4 && n >> (8 * len_size)))
     return FALSE;
-  for (i = 0; i < len_size; i++)
-    len[i] = (n >> (8 * (len_size - 1 - i))) & 0xff;
+  gst_avhw_dec_put_nal_length (len, n, len_size);
   g_byte_array_append (out, len, len_size);
   g_byte_array_append (out, r->d + r->pos, n);
   r->pos += n;

@@ -8,6 +8,17 @@
 
 G_BEGIN_DECLS
 
+/* Writes @len big-endian into the @size bytes (1 to 4) at @dst: a NAL
+ * unit's length in front of it, as framed streams carry it. */
+static inline void
+gst_avhw_dec_put_nal_length (guint8 * dst, gsize len, guint size)
+{
+  guint i;
+
+  for (i = 0; i < size; i++)
+    dst[i] = (len >> (8 * (size - 1 - i))) & 0xff;
+}
+
 /* The SPS and PPS of avcC (@id AV_CODEC_ID_H264), or the VPS, SPS and
  * PPS of hvcC (AV_CODEC_ID_HEVC), @cd of @size bytes, each behind its
  * length in the codec data's NAL length size, as they would be in the

@@ -34,6 +34,7 @@
 #include <gst/codecparsers/gstvp9parser.h>
 #include <gst/codecparsers/gstav1parser.h>
 #include "gstavhwdecwatch.h"
+#include "gstavhwdecparamsets.h"
 
 /* Parameter sets kept (distinct units, the oldest dropped first). */
 #define MAX_PARAM_SETS 64
@@ -231,11 +232,9 @@ keep_nal (GstAvhwDecWatch * w, const guint8 * nal, gsize len)
 {
   gsize prefix = w->nal_length_size ? w->nal_length_size : 4;
   guint8 *unit = g_malloc (prefix + len);
-  guint i;
 
   if (w->nal_length_size) {
-    for (i = 0; i < prefix; i++)
-      unit[i] = (len >> (8 * (prefix - 1 - i))) & 0xff;
+    gst_avhw_dec_put_nal_length (unit, len, prefix);
   } else {
     memcpy (unit, start_code, 4);
   }
