@@ -22,6 +22,12 @@
  * CPU time of the children, and the peak of their summed device memory;
  * --frames gives the frames one copy decodes. fps then counts from process
  * start (start-up included), as "process s" does for pipelines.
+ * With --lanes N (and --lane-device DEV, default cuda:0) the pipelines are
+ * given N devices opened on DEV in turn through a GstContext: the first as
+ * the cache opens it, the others with --lane-options (creation options,
+ * e.g. "primary_ctx=0" for a CUDA context of their own) and a field "lane"
+ * that keeps each apart in the cache: do decoders spread over more device
+ * contexts use the engines better (issue 32)?
  * Output: one Markdown row (--header prints the header) and a RESULT line.
  */
 #ifdef HAVE_CONFIG_H
@@ -33,6 +39,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <gst/gst.h>
+#include <gst/avhw/gstavhw.h>
 #include "bench-common.h"
 
 typedef struct
@@ -104,8 +111,9 @@ main (int argc, char **argv)
   gdouble t_main = bench_now_s ();
   gint k = 1, gpu = 0, timeout = 300;
   gboolean header = FALSE, exec = FALSE, no_memory = FALSE;
-  gint exec_frames = 0;
-  gchar *label = NULL, *rlabel;
+  gint exec_frames = 0, n_lanes = 0;
+  gchar *label = NULL, *rlabel, *lane_device = NULL, *lane_options = NULL;
+  GstAvhwDevice **lanes = NULL;
   GOptionEntry entries[] = {
     {"streams", 'k', 0, G_OPTION_ARG_INT, &k, "concurrent pipelines "
           "(default 1)", "K"},
@@ -120,6 +128,12 @@ main (int argc, char **argv)
           "after -- as child processes", NULL},
     {"frames", 0, 0, G_OPTION_ARG_INT, &exec_frames, "with --exec: frames "
           "one copy decodes", "N"},
+    {"lanes", 0, 0, G_OPTION_ARG_INT, &n_lanes, "give the pipelines N "
+          "devices in turn (see above)", "N"},
+    {"lane-device", 0, 0, G_OPTION_ARG_STRING, &lane_device, "the lanes' "
+          "device (default cuda:0)", "DEV"},
+    {"lane-options", 0, 0, G_OPTION_ARG_STRING, &lane_options, "creation "
+          "options of lanes 2..N, as structure fields", "F=V,..."},
     {"no-memory", 0, 0, G_OPTION_ARG_NONE, &no_memory, "do not sample "
           "device memory (NVML calls take driver locks)", NULL},
     {NULL}
@@ -222,6 +236,27 @@ main (int argc, char **argv)
     return failures ? 1 : 0;
   }
 
+  if (n_lanes > 0) {
+    lanes = g_new0 (GstAvhwDevice *, n_lanes);
+    for (i = 0; i < n_lanes; i++) {
+      gchar *desc = g_strdup_printf ("avhw-lane, lane=(int)%d%s%s", i,
+          lane_options ? ", " : "", lane_options ? lane_options : "");
+      GstStructure *opts = i ? gst_structure_from_string (desc, NULL) : NULL;
+
+      if (i && !opts) {
+        g_printerr ("--lane-options: cannot read \"%s\"\n", desc);
+        return 2;
+      }
+      lanes[i] = gst_avhw_device_open (lane_device ? lane_device : "cuda:0",
+          opts, &err);
+      if (!lanes[i]) {
+        g_printerr ("lane %d: %s\n", i, err->message);
+        return 2;
+      }
+      g_clear_pointer (&opts, gst_structure_free);
+      g_free (desc);
+    }
+  }
   pipes = g_new0 (GstElement *, k);
   streams = g_new0 (Stream, k);
   for (i = 0; i < k; i++) {
@@ -232,6 +267,12 @@ main (int argc, char **argv)
     if (!pipes[i]) {
       g_printerr ("cannot build the pipeline: %s\n", err->message);
       return 2;
+    }
+    if (lanes) {
+      GstContext *ctx = gst_avhw_context_new (lanes[i % n_lanes]);
+
+      gst_element_set_context (pipes[i], ctx);
+      gst_context_unref (ctx);
     }
     sink = gst_bin_get_by_name (GST_BIN (pipes[i]), "sink");
     if (!sink) {
@@ -309,6 +350,9 @@ main (int argc, char **argv)
       gm, held, failures);
   g_free (pm);
   g_free (gm);
+  for (i = 0; i < n_lanes; i++)
+    gst_object_unref (lanes[i]);
+  g_free (lanes);
   g_free (pipes);
   g_free (streams);
   return failures ? 1 : 0;
