@@ -284,7 +284,9 @@ cuda_wrap_primary (const CudaFunctions * cu, guint index, GError ** error)
       error);
 }
 
-/* TRUE when the options say primary_ctx=0 (a private context). */
+/* TRUE when the options say primary_ctx=0 (a private context), or ask for
+ * a lane of the device cache's other than the first: a context of its own,
+ * so that its decoders do not share the primary context's. */
 static gboolean
 cuda_options_ask_private (const GstStructure * options)
 {
@@ -293,6 +295,8 @@ cuda_options_ask_private (const GstStructure * options)
 
   if (!options)
     return FALSE;
+  if (gst_avhw_options_get_lane (options) > 0)
+    return TRUE;
   if (gst_structure_get_int (options, "primary_ctx", &i))
     return i == 0;
   v = gst_structure_get_string (options, "primary_ctx");
@@ -367,8 +371,10 @@ cuda_open_device (GstAvhwBackend * backend, guint index,
   }
   fresh = !shared || !active;
   gst_avhw_options_to_dict (options, &dict);
+  /* primary_ctx=N in the options overrides the flag (FFmpeg's
+   * cuda_flags_from_opts); a lane has no such option */
   ret = av_hwdevice_ctx_create (&ref, AV_HWDEVICE_TYPE_CUDA, devstr, dict,
-      AV_CUDA_USE_PRIMARY_CONTEXT);
+      shared ? AV_CUDA_USE_PRIMARY_CONTEXT : 0);
   if (ret == AVERROR (ENOTSUP) && shared) {
     /* Another thread activated it since we looked. */
     ref = cuda_wrap_primary (cu, index, error);

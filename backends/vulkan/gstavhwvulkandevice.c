@@ -486,8 +486,9 @@ spread_decodes (AVHWDeviceContext * dctx, const GstAvhwVkPicked * q)
 #endif
 
 /* A vulkan device context for physical device @index, FFmpeg's own where
- * @options are given or this FFmpeg has no queue-family list (see the
- * top). */
+ * @options for FFmpeg are given or this FFmpeg has no queue-family list
+ * (see the top). Each call makes a VkDevice of its own, so a lane of the
+ * device cache (GST_AVHW_OPTION_LANE) needs nothing more. */
 AVBufferRef *
 vk_open_device (GstAvhwBackend * backend, guint index,
     const GstStructure * options, GError ** error)
@@ -504,7 +505,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   gint64 init_us;
   int ret;
 
-  if (options && gst_structure_n_fields (options) > 0)
+  if (gst_avhw_options_has_creation_fields (options))
     return parent->open_device (backend, index, options, error);
   ref = av_hwdevice_ctx_alloc (AV_HWDEVICE_TYPE_VULKAN);
   if (!ref)

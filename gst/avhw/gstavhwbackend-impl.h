@@ -50,7 +50,12 @@ G_BEGIN_DECLS
  * @open_device: creates the FFmpeg device context for device @index, with
  *   @options as av_hwdevice_ctx_create() options. Returns a new reference or
  *   %NULL with @error set. Optional; the default calls
- *   av_hwdevice_ctx_create() with @get_device_string.
+ *   av_hwdevice_ctx_create() with @get_device_string. When the device cache
+ *   spreads sessions over several device contexts of one device
+ *   (`GST_AVHW_DEVICE_LANES`), @options carry #GST_AVHW_OPTION_LANE (1 and
+ *   up) and the context returned must be independent of the device's
+ *   others (its own CUDA context, its own VkDevice); the field is not an
+ *   FFmpeg option (gst_avhw_options_to_dict() leaves it out).
  * @wrap_device: wraps a native device handle that someone else owns (a
  *   CUcontext, a VkDevice...) into a new FFmpeg device context (alloc, fill
  *   hwctx, init). The meaning of @native is backend specific and documented
@@ -332,6 +337,22 @@ GArray * gst_avhw_backend_get_sw_formats (GstAvhwBackend * backend,
 GST_AVHW_API
 void gst_avhw_options_to_dict (const GstStructure * options,
     AVDictionary ** dict);
+
+/**
+ * GST_AVHW_OPTION_LANE:
+ *
+ * The device option field (unsigned) by which the device cache asks a
+ * backend's open_device for another, independent device context on a
+ * hardware device: lane 1, 2, ... (lane 0 is the device's usual context,
+ * opened without the field).
+ */
+#define GST_AVHW_OPTION_LANE "lane"
+
+GST_AVHW_API
+guint gst_avhw_options_get_lane (const GstStructure * options);
+
+GST_AVHW_API
+gboolean gst_avhw_options_has_creation_fields (const GstStructure * options);
 
 GST_AVHW_API
 AVBufferRef * gst_avhw_wrap_device_ctx (enum AVHWDeviceType type,

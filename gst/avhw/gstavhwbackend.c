@@ -64,7 +64,7 @@ default_get_device_string (GstAvhwBackend * backend, guint index)
  *
  * Adds every field of @options to @dict as strings, the form
  * av_hwdevice_ctx_create() takes, for backends that open devices
- * themselves.
+ * themselves; #GST_AVHW_OPTION_LANE is not FFmpeg's and is left out.
  */
 void
 gst_avhw_options_to_dict (const GstStructure * options, AVDictionary ** dict)
@@ -77,11 +77,49 @@ gst_avhw_options_to_dict (const GstStructure * options, AVDictionary ** dict)
   for (i = 0; i < n; i++) {
     const gchar *key = gst_structure_nth_field_name (options, i);
     const GValue *v = gst_structure_get_value (options, key);
-    gchar *s = G_VALUE_HOLDS_STRING (v) ? g_value_dup_string (v) :
+    gchar *s;
+
+    if (g_str_equal (key, GST_AVHW_OPTION_LANE))
+      continue;
+    s = G_VALUE_HOLDS_STRING (v) ? g_value_dup_string (v) :
         gst_value_serialize (v);
     av_dict_set (dict, key, s, 0);
     g_free (s);
   }
+}
+
+/**
+ * gst_avhw_options_get_lane: (skip)
+ * @options: (nullable): device creation options
+ *
+ * Returns: the #GST_AVHW_OPTION_LANE of @options, 0 without one
+ */
+guint
+gst_avhw_options_get_lane (const GstStructure * options)
+{
+  guint lane = 0;
+
+  if (options)
+    gst_structure_get_uint (options, GST_AVHW_OPTION_LANE, &lane);
+  return lane;
+}
+
+/**
+ * gst_avhw_options_has_creation_fields: (skip)
+ * @options: (nullable): device creation options
+ *
+ * Returns: whether @options has fields for FFmpeg's device creation, i.e.
+ *   other than #GST_AVHW_OPTION_LANE
+ */
+gboolean
+gst_avhw_options_has_creation_fields (const GstStructure * options)
+{
+  guint n;
+
+  if (!options)
+    return FALSE;
+  n = gst_structure_n_fields (options);
+  return n > (gst_structure_has_field (options, GST_AVHW_OPTION_LANE) ? 1 : 0);
 }
 
 /**

@@ -36,6 +36,16 @@ GST_DEBUG_CATEGORY_STATIC (avhw_cache_debug);
  * use stay valid until their users release them. Reuse can be
  * turned off with gst_avhw_cache_set_reuse() or `GST_AVHW_REUSE=0` in the
  * environment: then every open creates a new context and nothing is kept.
+ *
+ * With gst_avhw_cache_set_lanes() (or `GST_AVHW_DEVICE_LANES=N`) above 1, a
+ * plain open (no options) of a device that already runs sessions gets up
+ * to N device contexts of that device ("lanes"): the one with the fewest
+ * sessions of its own, a new one only when every open one is busy. Some
+ * drivers serialise work per context (NVDEC decoders of one CUDA context,
+ * H.264 decoding on one VkDevice), so many concurrent streams decode
+ * faster over several; each lane costs a context's memory and open time.
+ * One pipeline stays on one lane: its elements share their device through
+ * GstContext. Lane 0 is the device's usual context.
  */
 
 typedef struct
@@ -57,6 +67,7 @@ static GHashTable *devices;     /* key string -> DeviceEntry* */
 static GQueue frames_lru = G_QUEUE_INIT;        /* FramesEntry*, MRU first */
 static guint frames_limit = GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT;
 static gint reuse = -1;         /* -1: not read from the environment yet */
+static gint lanes = -1;         /* the same */
 static guint64 n_device_opens, n_frames_created;
 
 static void
@@ -91,6 +102,21 @@ ensure_init_locked (void)
                 "no") || !g_ascii_strcasecmp (env, "false")));
     if (!reuse)
       GST_INFO ("GST_AVHW_REUSE=%s: device reuse is off", env);
+  }
+  if (lanes < 0) {
+    const gchar *env = g_getenv ("GST_AVHW_DEVICE_LANES");
+    gchar *end = NULL;
+    guint64 v = 1;
+
+    if (env && *env) {
+      v = g_ascii_strtoull (env, &end, 10);
+      if (!end || *end || v < 1 || v > GST_AVHW_MAX_LANES) {
+        GST_WARNING ("GST_AVHW_DEVICE_LANES=%s is not a number from 1 to %d: "
+            "using 1", env, GST_AVHW_MAX_LANES);
+        v = 1;
+      }
+    }
+    lanes = (gint) v;
   }
 }
 
@@ -193,15 +219,72 @@ reuse_on (void)
   return ret;
 }
 
+/* @lane's options: NULL for lane 0 (the device's usual context) */
+static GstStructure *
+lane_options (guint lane)
+{
+  return lane ? gst_structure_new ("avhw-options", GST_AVHW_OPTION_LANE,
+      G_TYPE_UINT, lane, NULL) : NULL;
+}
+
+/* The lane of device @index of @backend for a plain open: the open lane
+ * with the fewest sessions of its own; the first lane not open yet only
+ * when every open one has sessions. A lane being opened counts as busy. */
+static guint
+pick_lane (GstAvhwBackend * backend, guint index)
+{
+  guint l, best = 0, best_load = G_MAXUINT, free_lane = G_MAXUINT;
+  GString *s = g_string_new (NULL);
+
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  for (l = 0; l < (guint) lanes; l++) {
+    GstStructure *opts = lane_options (l);
+    gchar *key = make_key (backend, index, opts);
+    DeviceEntry *e = g_hash_table_lookup (devices, key);
+    guint load;
+
+    g_free (key);
+    if (opts)
+      gst_structure_free (opts);
+    if (!e) {
+      if (free_lane == G_MAXUINT)
+        free_lane = l;
+      continue;
+    }
+    load = e->device ? gst_avhw_device_get_n_own_sessions (e->device) : 1;
+    g_string_append_printf (s, " %u:%u", l, load);
+    if (load < best_load) {
+      best_load = load;
+      best = l;
+    }
+  }
+  g_mutex_unlock (&lock);
+  if (best_load > 0 && free_lane != G_MAXUINT)
+    best = free_lane;
+  GST_DEBUG ("%s:%u: lane %u (sessions per open lane:%s)",
+      gst_avhw_backend_get_name (backend), index, best, s->str);
+  g_string_free (s, TRUE);
+  return best;
+}
+
 static GstAvhwDevice *
 open_cached (GstAvhwBackend * backend, guint index, gpointer user_data,
     GError ** error)
 {
   OpenArgs a = { backend, index, user_data, NULL };
-  gchar *key = make_key (backend, index, a.options);
-  GstAvhwDevice *device = get_or_create (key, create_device, &a, error);
+  GstStructure *opts = NULL;
+  GstAvhwDevice *device;
+  gchar *key;
 
+  /* lanes only for plain opens: options name a context of their own */
+  if (!a.options && gst_avhw_cache_get_lanes () > 1)
+    a.options = opts = lane_options (pick_lane (backend, index));
+  key = make_key (backend, index, a.options);
+  device = get_or_create (key, create_device, &a, error);
   g_free (key);
+  if (opts)
+    gst_structure_free (opts);
   return device;
 }
 
@@ -423,6 +506,43 @@ gst_avhw_cache_set_reuse (gboolean value)
   g_mutex_unlock (&lock);
   if (!value)
     gst_avhw_cache_clear ();
+}
+
+/**
+ * gst_avhw_cache_set_lanes:
+ * @lanes: device contexts a device may get, 1 to %GST_AVHW_MAX_LANES
+ *
+ * How many device contexts ("lanes") gst_avhw_device_open() may open on
+ * one device for concurrent sessions (see the section above); 1, the
+ * default, gives every user of a device the same context. Lanes already
+ * open beyond a lower value stay cached, unused, until
+ * gst_avhw_cache_clear(). Overrides `GST_AVHW_DEVICE_LANES`.
+ */
+void
+gst_avhw_cache_set_lanes (guint value)
+{
+  g_return_if_fail (value >= 1 && value <= GST_AVHW_MAX_LANES);
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  lanes = (gint) value;
+  g_mutex_unlock (&lock);
+}
+
+/**
+ * gst_avhw_cache_get_lanes:
+ *
+ * Returns: the device contexts a device may get (gst_avhw_cache_set_lanes())
+ */
+guint
+gst_avhw_cache_get_lanes (void)
+{
+  guint ret;
+
+  g_mutex_lock (&lock);
+  ensure_init_locked ();
+  ret = (guint) lanes;
+  g_mutex_unlock (&lock);
+  return ret;
 }
 
 /**

@@ -30,6 +30,19 @@ void gst_avhw_cache_set_reuse (gboolean reuse);
 GST_AVHW_API
 gboolean gst_avhw_cache_get_reuse (void);
 
+/**
+ * GST_AVHW_MAX_LANES:
+ *
+ * The most device contexts gst_avhw_cache_set_lanes() lets one device have.
+ */
+#define GST_AVHW_MAX_LANES 16
+
+GST_AVHW_API
+void gst_avhw_cache_set_lanes (guint lanes);
+
+GST_AVHW_API
+guint gst_avhw_cache_get_lanes (void);
+
 GST_AVHW_API
 void gst_avhw_cache_set_frames_limit (guint limit);
 

@@ -18,4 +18,7 @@ G_GNUC_INTERNAL
 GstAvhwDevice * gst_avhw_device_place (const gchar * device_string,
     GstAvhwDeviceOpenFunc open, gpointer user_data, GError ** error);
 
+G_GNUC_INTERNAL
+guint gst_avhw_device_get_n_own_sessions (GstAvhwDevice * device);
+
 G_END_DECLS

@@ -48,6 +48,7 @@ struct _GstAvhwDevice
   guint index;
   AVBufferRef *device_ctx;
   GArray *sw_formats;
+  gint n_sessions;              /* this device context's own, atomic */
 };
 
 G_DEFINE_TYPE (GstAvhwDevice, gst_avhw_device, GST_TYPE_OBJECT);
@@ -556,6 +557,7 @@ gst_avhw_device_acquire_session (GstAvhwDevice * device)
   guint n;
 
   g_return_if_fail (GST_IS_AVHW_DEVICE (device));
+  g_atomic_int_inc (&device->n_sessions);
   g_mutex_lock (&load_lock);
   if (!loads)
     loads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -588,6 +590,7 @@ gst_avhw_device_release_session (GstAvhwDevice * device)
     g_hash_table_remove (loads, load_key (device));
   g_mutex_unlock (&load_lock);
   g_return_if_fail (n > 0);
+  g_atomic_int_add (&device->n_sessions, -1);
   GST_DEBUG_OBJECT (device, "session released, %u active", n - 1);
 }
 
@@ -604,6 +607,15 @@ gst_avhw_device_get_n_active (GstAvhwDevice * device)
 {
   g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), 0);
   return n_active_by_name (load_key (device));
+}
+
+/* The sessions counted on this very device context (a lane of its
+ * hardware device, see gstavhwcache.c), where gst_avhw_device_get_n_active()
+ * counts every context of the hardware device. */
+guint
+gst_avhw_device_get_n_own_sessions (GstAvhwDevice * device)
+{
+  return (guint) g_atomic_int_get (&device->n_sessions);
 }
 
 /**

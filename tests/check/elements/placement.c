@@ -31,6 +31,7 @@ G_DEFINE_TYPE (GstAvhwMultiBackend, gst_avhw_multi_backend,
     GST_TYPE_AVHW_BACKEND);
 
 static gint n_opens[N_MULTI];
+static gint n_lane_opens;       /* opens asking for a lane above 0 */
 
 static guint
 multi_get_n_devices (GstAvhwBackend * b, gchar ** reason)
@@ -47,6 +48,8 @@ multi_open_device (GstAvhwBackend * b, guint index,
 
   g_assert (index < N_MULTI);
   g_atomic_int_inc (&n_opens[index]);
+  if (gst_avhw_options_get_lane (options) > 0)
+    g_atomic_int_inc (&n_lane_opens);
   if (index == BROKEN_INDEX) {
     g_set_error (error, GST_AVHW_ERROR, GST_AVHW_ERROR_OPEN_FAILED,
         "multi:%u is broken (test)", index);
@@ -622,6 +625,78 @@ GST_START_TEST (test_pipeline_shares_one_device)
 
 GST_END_TEST;
 
+static GstAvhwDevice *
+element_device (GstElement * p, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (p), name);
+  GstAvhwDevice *dev = NULL;
+
+  g_object_get (e, "active-device", &dev, NULL);
+  gst_object_unref (e);
+  fail_unless (dev != NULL);
+  return dev;
+}
+
+/* With two lanes a second pipeline on a busy device gets a context of
+ * its own, a decoder and encoder of one pipeline stay on one, and with
+ * every pipeline stopped the first context is taken again. */
+GST_START_TEST (test_pipelines_take_lanes)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "avhwdec name=dec device=multi:0 ! video/x-raw ! queue ! "
+      "avhwenc name=enc device=multi:0 fallback=libx264 ! fakesink", clip);
+  GstElement *p1, *p2, *p3, *p4;
+  GstAvhwDevice *d1, *d2, *d3dec, *d3enc, *d4;
+  GstMessage *msg;
+  gint opens0;
+  gchar *w;
+
+  setup ();
+  gst_avhw_cache_set_lanes (2);
+  opens0 = g_atomic_int_get (&n_opens[0]);
+  p1 = start_decoder ("multi:0", &w);
+  g_free (w);
+  p2 = start_decoder ("multi:0", &w);
+  g_free (w);
+  d1 = element_device (p1, "dec");
+  d2 = element_device (p2, "dec");
+  fail_unless (d1 != d2, "two pipelines at once on one context");
+  fail_unless_equals_string (gst_avhw_device_get_name (d2), "multi:0");
+  fail_unless_equals_int (g_atomic_int_get (&n_opens[0]) - opens0, 2);
+  fail_unless_equals_int (g_atomic_int_get (&n_lane_opens), 1);
+
+  p3 = gst_parse_launch (desc, NULL);
+  gst_element_set_state (p3, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p3), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  d3dec = element_device (p3, "dec");
+  d3enc = element_device (p3, "enc");
+  fail_unless (d3dec == d3enc, "one pipeline spread over two lanes");
+  fail_unless (d3dec == d1 || d3dec == d2);
+  fail_unless_equals_int (g_atomic_int_get (&n_opens[0]) - opens0, 2);
+
+  stop (p1);
+  stop (p2);
+  stop (p3);
+  assert_all_idle ();
+  p4 = start_decoder ("multi:0", &w);
+  g_free (w);
+  d4 = element_device (p4, "dec");
+  fail_unless (d4 == d1, "an idle device did not get its first context");
+  stop (p4);
+  gst_avhw_cache_set_lanes (1);
+  gst_object_unref (d1);
+  gst_object_unref (d2);
+  gst_object_unref (d3dec);
+  gst_object_unref (d3enc);
+  gst_object_unref (d4);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* A device named on one element reaches the elements left at auto, up-
  * and downstream, whatever order they reach READY in: with four devices
  * and the least busy one otherwise chosen (multi:0), each `auto` element
@@ -866,6 +941,7 @@ placement_suite (void)
   tcase_add_test (tc, test_pipelines_spread);
   tcase_add_test (tc, test_pipeline_pin);
   tcase_add_test (tc, test_pipeline_shares_one_device);
+  tcase_add_test (tc, test_pipelines_take_lanes);
   tcase_add_test (tc, test_named_device_reaches_auto_neighbours);
   tcase_add_test (tc, test_encoders_count_transfers_do_not);
   tcase_add_test (tc, test_active_device_property);

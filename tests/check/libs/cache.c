@@ -114,6 +114,68 @@ GST_START_TEST (test_reuse_disabled_by_env)
 
 GST_END_TEST;
 
+/* GST_AVHW_DEVICE_LANES in the environment (the cache-lanes tests): "2"
+ * gives a busy device a second context, a third open shares one of the
+ * two, and an idle first lane is taken again; anything else is read as 1. */
+GST_START_TEST (test_lanes_by_env)
+{
+  guint64 before = opens ();
+  GstAvhwDevice *a, *b, *c, *d;
+
+  if (g_strcmp0 (g_getenv ("GST_AVHW_DEVICE_LANES"), "2") != 0) {
+    fail_unless_equals_int (gst_avhw_cache_get_lanes (), 1);
+    a = open_auto ();
+    gst_avhw_device_acquire_session (a);
+    b = open_auto ();
+    fail_unless (a == b);
+    gst_avhw_device_release_session (a);
+    gst_object_unref (a);
+    gst_object_unref (b);
+    return;
+  }
+  fail_unless_equals_int (gst_avhw_cache_get_lanes (), 2);
+  a = open_auto ();
+  b = open_auto ();
+  fail_unless (a == b, "an idle device got a second context");
+  gst_object_unref (b);
+  gst_avhw_device_acquire_session (a);
+  b = open_auto ();
+  fail_unless (a != b, "a busy device got no second context");
+  fail_unless_equals_string (gst_avhw_device_get_name (a),
+      gst_avhw_device_get_name (b));
+  fail_unless (gst_avhw_device_get_context_id (a) !=
+      gst_avhw_device_get_context_id (b));
+  gst_avhw_device_acquire_session (b);
+  /* both lanes busy: the one with the fewest sessions, ties to the first */
+  c = open_auto ();
+  fail_unless (c == a);
+  gst_avhw_device_acquire_session (c);
+  d = open_auto ();
+  fail_unless (d == b);
+  gst_object_unref (d);
+  fail_unless_equals_uint64 (opens () - before, 2);
+  /* sessions count per hardware device across its lanes */
+  fail_unless_equals_int (gst_avhw_device_get_n_active (a), 3);
+  gst_avhw_device_release_session (a);
+  gst_avhw_device_release_session (c);
+  gst_avhw_device_release_session (b);
+  /* all idle: the first lane */
+  d = open_auto ();
+  fail_unless (d == a);
+  gst_object_unref (d);
+  gst_avhw_device_acquire_session (a);
+  gst_avhw_cache_set_lanes (1);
+  d = open_auto ();
+  fail_unless (d == a, "lanes set back to 1 still spread");
+  gst_object_unref (d);
+  gst_avhw_device_release_session (a);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_object_unref (c);
+}
+
+GST_END_TEST;
+
 #define N_THREADS 8
 static GMutex gate_lock;
 static GCond gate_cond;
@@ -380,6 +442,10 @@ cache_suite (void)
   suite_add_tcase (s, tc);
   if (g_getenv ("GST_AVHW_REUSE")) {
     tcase_add_test (tc, test_reuse_disabled_by_env);
+    return s;
+  }
+  if (g_getenv ("GST_AVHW_DEVICE_LANES")) {
+    tcase_add_test (tc, test_lanes_by_env);
     return s;
   }
   tcase_add_test (tc, test_same_context_twice);

@@ -109,7 +109,7 @@ GST_END_TEST;
 GST_START_TEST (test_open)
 {
   GstAvhwBackend *backend = cuda_backend ();
-  GstAvhwDevice *d1, *d2, *d3;
+  GstAvhwDevice *d1, *d2, *d3, *d4;
   GError *err = NULL;
   CUcontext pctx;
   CUdevice dev;
@@ -147,6 +147,19 @@ GST_START_TEST (test_open)
       "primary context %p", cuda_ctx_of (d1), pctx);
   fail_unless (cuda_ctx_of (d3) == pctx);
   fail_unless (driver ()->cuDevicePrimaryCtxRelease (dev) == CUDA_SUCCESS);
+
+  /* A second lane of the device cache (GST_AVHW_DEVICE_LANES) is a CUDA
+   * context of its own. */
+  gst_avhw_cache_set_lanes (2);
+  gst_avhw_device_acquire_session (d1);
+  d4 = gst_avhw_device_open ("cuda:0", NULL, &err);
+  fail_unless (d4 != NULL, "%s", err ? err->message : "");
+  fail_unless (d4 != d1);
+  fail_unless (cuda_ctx_of (d4) != NULL && cuda_ctx_of (d4) != pctx,
+      "lane 1's CUDA context %p is the primary one", cuda_ctx_of (d4));
+  gst_avhw_device_release_session (d1);
+  gst_avhw_cache_set_lanes (1);
+  gst_object_unref (d4);
 
   gst_object_unref (d3);
   gst_object_unref (d2);
