@@ -236,10 +236,12 @@ main (int argc, char **argv)
     return failures ? 1 : 0;
   }
 
+  if (lane_options && !*lane_options)
+    g_clear_pointer (&lane_options, g_free);
   if (n_lanes > 0) {
     lanes = g_new0 (GstAvhwDevice *, n_lanes);
     for (i = 0; i < n_lanes; i++) {
-      gchar *desc = g_strdup_printf ("avhw-lane, lane=(int)%d%s%s", i,
+      gchar *desc = g_strdup_printf ("avhw-lane, lane=(uint)%d%s%s", i,
           lane_options ? ", " : "", lane_options ? lane_options : "");
       GstStructure *opts = i ? gst_structure_from_string (desc, NULL) : NULL;
 
