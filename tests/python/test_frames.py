@@ -66,6 +66,35 @@ class Frames(unittest.TestCase):
         finally:
             GstAvhw.cache_set_reuse(True)
 
+    def test_lanes_for_pipelines_at_once(self):
+        desc = (f"filesrc location={self.clip} ! h264parse ! avhwdec name=d "
+                "! avhwdownload ! fakesink")
+        GstAvhw.cache_clear()
+        GstAvhw.cache_set_lanes(2)
+        pipes = []
+        try:
+            _, _, before, _ = GstAvhw.cache_get_stats()
+            for _ in range(2):
+                p = Gst.parse_launch(desc)
+                p.set_state(Gst.State.PLAYING)
+                msg = p.get_bus().timed_pop_filtered(
+                    30 * Gst.SECOND, Gst.MessageType.EOS
+                    | Gst.MessageType.ERROR)
+                self.assertEqual(msg.type, Gst.MessageType.EOS)
+                pipes.append(p)
+            devs = [p.get_by_name("d").props.active_device for p in pipes]
+            self.assertNotEqual(devs[0].get_context_id(),
+                                devs[1].get_context_id(),
+                                "two pipelines at once, one context")
+            self.assertEqual(devs[0].get_name(), devs[1].get_name())
+            _, _, after, _ = GstAvhw.cache_get_stats()
+            self.assertEqual(after - before, 2)
+        finally:
+            for p in pipes:
+                p.set_state(Gst.State.NULL)
+            GstAvhw.cache_set_lanes(1)
+        self.assertEqual(GstAvhw.cache_get_lanes(), 1)
+
     def test_system_memory_as_numpy_without_copy(self):
         import numpy as np
         # videoconvert: a hardware decoder's frames are NV12 (the same
