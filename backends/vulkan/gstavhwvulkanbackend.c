@@ -325,6 +325,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
    * listed above and as FFmpeg's vulkan hwcontext takes it
    * (gstavhwvulkandevice.c). */
   bclass->open_device = vk_open_device;
+  bclass->get_default_lanes = vk_get_default_lanes;
 }
 
 static void

@@ -44,10 +44,20 @@ G_GNUC_INTERNAL
 AVBufferRef *vk_open_device (GstAvhwBackend * backend, guint index,
     const GstStructure * options, GError ** error);
 
+/* From gstavhwvulkandevice.c: get_default_lanes: one device context per
+ * video decode queue where the backend makes the VkDevice, else 1. */
+G_GNUC_INTERNAL
+guint vk_get_default_lanes (GstAvhwBackend * backend, guint index);
+
 /* From gstavhwvulkancaps.c: sets query_decoder
  * (video queues, extensions and profile capabilities, asked once). */
 G_GNUC_INTERNAL
 void vk_caps_class_init (GstAvhwBackendClass * bclass);
+
+/* From gstavhwvulkancaps.c: the queues of device @index's largest video
+ * decode queue family, 0 without one. */
+G_GNUC_INTERNAL
+guint vk_decode_queue_count (guint index);
 
 /* From gstavhwvulkanscale.c: scale_filter = scale_vulkan and what it
  * makes. */

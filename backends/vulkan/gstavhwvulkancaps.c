@@ -102,6 +102,7 @@ typedef struct
 {
   gboolean decode_ext;          /* VK_KHR_video_queue + _decode_queue */
   gboolean decode_queue;        /* any VK_QUEUE_VIDEO_DECODE_BIT_KHR family */
+  guint decode_queues;          /* the queues of the largest such family */
   VkVideoCodecOperationFlagsKHR queue_ops;      /* of those families */
   AvhwVkCodecCaps codecs[AVHW_VK_N_CODECS];
 } AvhwVkDeviceCaps;
@@ -253,6 +254,8 @@ vk_query_queues (VkPhysicalDevice dev, AvhwVkDeviceCaps * dc)
             VK_QUEUE_VIDEO_DECODE_BIT_KHR))
       continue;
     dc->decode_queue = TRUE;
+    dc->decode_queues = MAX (dc->decode_queues,
+        props[i].queueFamilyProperties.queueCount);
     dc->queue_ops |= video[i].videoCodecOperations;
     GST_DEBUG ("queue family %u: %u video decode queue(s), operations 0x%x",
         i, props[i].queueFamilyProperties.queueCount,
@@ -382,6 +385,12 @@ vk_device_caps (guint index)
     dc = g_array_index (caps_devices, AvhwVkDeviceCaps, index);
   g_mutex_unlock (&caps_lock);
   return dc;
+}
+
+guint
+vk_decode_queue_count (guint index)
+{
+  return vk_device_caps (index).decode_queues;
 }
 
 /* NULL when device @index decodes @id, else why not. */

@@ -485,6 +485,22 @@ spread_decodes (AVHWDeviceContext * dctx, const GstAvhwVkPicked * q)
 }
 #endif
 
+/* NVIDIA's driver decodes the H.264 of one VkDevice's sessions about one
+ * stream at a time (docs/performance.md, runs 86-87: seven 1080p streams
+ * 632 fps on one device, 1,178 on seven), and a VkDevice of the backend's
+ * costs ~95 ms and little memory: the device cache may open one per video
+ * decode queue for sessions that run at once. FFmpeg's own devices (older
+ * FFmpeg) take most of a second each and decode nothing: one. */
+guint
+vk_get_default_lanes (GstAvhwBackend * backend, guint index)
+{
+#if VK_OWN_DEVICE
+  return MAX (vk_decode_queue_count (index), 1);
+#else
+  return 1;
+#endif
+}
+
 /* A vulkan device context for physical device @index, FFmpeg's own where
  * @options for FFmpeg are given or this FFmpeg has no queue-family list
  * (see the top). Each call makes a VkDevice of its own, so a lane of the

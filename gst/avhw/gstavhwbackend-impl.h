@@ -161,6 +161,12 @@ G_BEGIN_DECLS
  *   device in order with the frames' other work (on CUDA, the device
  *   context's stream), not waited for. Returns %FALSE with @error set.
  * @converter_close: frees a session of @converter_open.
+ * @get_default_lanes: how many device contexts the device cache may open
+ *   on device @index for sessions that run at once, where the application
+ *   did not choose (gst_avhw_cache_set_lanes(), `GST_AVHW_DEVICE_LANES`):
+ *   more than 1 where the device's driver serialises work per context and
+ *   each context is cheap. Optional (added in version 2 from the padding);
+ *   absent or 0: 1.
  *
  * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
  * and memory) is not in the class: a backend that has it implements the
@@ -233,9 +239,10 @@ struct _GstAvhwBackendClass
   gboolean (*convert) (GstAvhwBackend * backend, gpointer session,
       AVFrame * dst, const AVFrame * src, GError ** error);
   void (*converter_close) (GstAvhwBackend * backend, gpointer session);
+  guint (*get_default_lanes) (GstAvhwBackend * backend, guint index);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 5];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 6];
 };
 
 /**

@@ -37,14 +37,15 @@ GST_DEBUG_CATEGORY_STATIC (avhw_cache_debug);
  * turned off with gst_avhw_cache_set_reuse() or `GST_AVHW_REUSE=0` in the
  * environment: then every open creates a new context and nothing is kept.
  *
- * With gst_avhw_cache_set_lanes() (or `GST_AVHW_DEVICE_LANES=N`) above 1, a
- * plain open (no options) of a device that already runs sessions gets up
- * to N device contexts of that device ("lanes"): the one with the fewest
- * sessions of its own, a new one only when every open one is busy. Some
- * drivers serialise work per context (NVDEC decoders of one CUDA context,
- * H.264 decoding on one VkDevice), so many concurrent streams decode
- * faster over several; each lane costs a context's memory and open time.
- * One pipeline stays on one lane: its elements share their device through
+ * A plain open (no options) of a device that already runs sessions may get
+ * another device context of that device ("lane"), up to N: the one with
+ * the fewest sessions of its own, a new one only when every open one is
+ * busy. N is the backend's for the device (its get_default_lanes, 1
+ * without) unless gst_avhw_cache_set_lanes() or `GST_AVHW_DEVICE_LANES=N`
+ * says otherwise. Some drivers serialise work per context (H.264 decoding
+ * on one VkDevice of NVIDIA's), so many concurrent streams decode faster
+ * over several; each lane costs a context's memory and open time. One
+ * pipeline stays on one lane: its elements share their device through
  * GstContext. Lane 0 is the device's usual context.
  */
 
@@ -67,7 +68,7 @@ static GHashTable *devices;     /* key string -> DeviceEntry* */
 static GQueue frames_lru = G_QUEUE_INIT;        /* FramesEntry*, MRU first */
 static guint frames_limit = GST_AVHW_FRAMES_CACHE_DEFAULT_LIMIT;
 static gint reuse = -1;         /* -1: not read from the environment yet */
-static gint lanes = -1;         /* the same */
+static gint lanes = -1;         /* the same; 0: the backends' own */
 static guint64 n_device_opens, n_frames_created;
 
 static void
@@ -106,14 +107,15 @@ ensure_init_locked (void)
   if (lanes < 0) {
     const gchar *env = g_getenv ("GST_AVHW_DEVICE_LANES");
     gchar *end = NULL;
-    guint64 v = 1;
+    guint64 v = 0;
 
     if (env && *env) {
       v = g_ascii_strtoull (env, &end, 10);
-      if (!end || *end || v < 1 || v > GST_AVHW_MAX_LANES) {
-        GST_WARNING ("GST_AVHW_DEVICE_LANES=%s is not a number from 1 to %d: "
-            "using 1", env, GST_AVHW_MAX_LANES);
-        v = 1;
+      if (!end || *end || v > GST_AVHW_MAX_LANES) {
+        GST_WARNING ("GST_AVHW_DEVICE_LANES=%s is not a number from 0 (each "
+            "backend's own) to %d: using the backends' own", env,
+            GST_AVHW_MAX_LANES);
+        v = 0;
       }
     }
     lanes = (gint) v;
@@ -231,14 +233,13 @@ lane_options (guint lane)
  * with the fewest sessions of its own; the first lane not open yet only
  * when every open one has sessions. A lane being opened counts as busy. */
 static guint
-pick_lane (GstAvhwBackend * backend, guint index)
+pick_lane (GstAvhwBackend * backend, guint index, guint n)
 {
   guint l, best = 0, best_load = G_MAXUINT, free_lane = G_MAXUINT;
   GString *s = g_string_new (NULL);
 
   g_mutex_lock (&lock);
-  ensure_init_locked ();
-  for (l = 0; l < (guint) lanes; l++) {
+  for (l = 0; l < n; l++) {
     GstStructure *opts = lane_options (l);
     gchar *key = make_key (backend, index, opts);
     DeviceEntry *e = g_hash_table_lookup (devices, key);
@@ -275,11 +276,21 @@ open_cached (GstAvhwBackend * backend, guint index, gpointer user_data,
   OpenArgs a = { backend, index, user_data, NULL };
   GstStructure *opts = NULL;
   GstAvhwDevice *device;
+  guint n;
   gchar *key;
 
   /* lanes only for plain opens: options name a context of their own */
-  if (!a.options && gst_avhw_cache_get_lanes () > 1)
-    a.options = opts = lane_options (pick_lane (backend, index));
+  if (!a.options) {
+    n = gst_avhw_cache_get_lanes ();
+    if (n == 0) {
+      GstAvhwBackendClass *k = GST_AVHW_BACKEND_GET_CLASS (backend);
+
+      n = k->get_default_lanes ? k->get_default_lanes (backend, index) : 1;
+      n = CLAMP (n, 1, GST_AVHW_MAX_LANES);
+    }
+    if (n > 1)
+      a.options = opts = lane_options (pick_lane (backend, index, n));
+  }
   key = make_key (backend, index, a.options);
   device = get_or_create (key, create_device, &a, error);
   g_free (key);
@@ -510,18 +521,21 @@ gst_avhw_cache_set_reuse (gboolean value)
 
 /**
  * gst_avhw_cache_set_lanes:
- * @lanes: device contexts a device may get, 1 to %GST_AVHW_MAX_LANES
+ * @lanes: device contexts a device may get, 1 to %GST_AVHW_MAX_LANES, or
+ *   0 for each backend's own number
  *
  * How many device contexts ("lanes") gst_avhw_device_open() may open on
- * one device for concurrent sessions (see the section above); 1, the
- * default, gives every user of a device the same context. Lanes already
- * open beyond a lower value stay cached, unused, until
- * gst_avhw_cache_clear(). Overrides `GST_AVHW_DEVICE_LANES`.
+ * one device for concurrent sessions (see the section above); 1 gives
+ * every user of a device the same context; 0, the default, leaves it to
+ * the backend (the vulkan backend's devices with FFmpeg 7.1 and later: one
+ * per video decode queue, others 1). Lanes already open beyond a lower
+ * value stay cached, unused, until gst_avhw_cache_clear(). Overrides
+ * `GST_AVHW_DEVICE_LANES`.
  */
 void
 gst_avhw_cache_set_lanes (guint value)
 {
-  g_return_if_fail (value >= 1 && value <= GST_AVHW_MAX_LANES);
+  g_return_if_fail (value <= GST_AVHW_MAX_LANES);
   g_mutex_lock (&lock);
   ensure_init_locked ();
   lanes = (gint) value;
@@ -531,7 +545,8 @@ gst_avhw_cache_set_lanes (guint value)
 /**
  * gst_avhw_cache_get_lanes:
  *
- * Returns: the device contexts a device may get (gst_avhw_cache_set_lanes())
+ * Returns: the device contexts a device may get, 0 when each backend
+ *   says (gst_avhw_cache_set_lanes())
  */
 guint
 gst_avhw_cache_get_lanes (void)

@@ -92,8 +92,8 @@ class Frames(unittest.TestCase):
         finally:
             for p in pipes:
                 p.set_state(Gst.State.NULL)
-            GstAvhw.cache_set_lanes(1)
-        self.assertEqual(GstAvhw.cache_get_lanes(), 1)
+            GstAvhw.cache_set_lanes(0)
+        self.assertEqual(GstAvhw.cache_get_lanes(), 0)
 
     def test_system_memory_as_numpy_without_copy(self):
         import numpy as np

@@ -686,7 +686,7 @@ GST_START_TEST (test_pipelines_take_lanes)
   d4 = element_device (p4, "dec");
   fail_unless (d4 == d1, "an idle device did not get its first context");
   stop (p4);
-  gst_avhw_cache_set_lanes (1);
+  gst_avhw_cache_set_lanes (0);
   gst_object_unref (d1);
   gst_object_unref (d2);
   gst_object_unref (d3dec);

@@ -116,14 +116,16 @@ GST_END_TEST;
 
 /* GST_AVHW_DEVICE_LANES in the environment (the cache-lanes tests): "2"
  * gives a busy device a second context, a third open shares one of the
- * two, and an idle first lane is taken again; anything else is read as 1. */
+ * two, and an idle first lane is taken again; a value that is not a number
+ * leaves the choice to the backend (0), whose devices here (lavapipe, no
+ * video decode queue) get one context. */
 GST_START_TEST (test_lanes_by_env)
 {
   guint64 before = opens ();
   GstAvhwDevice *a, *b, *c, *d;
 
   if (g_strcmp0 (g_getenv ("GST_AVHW_DEVICE_LANES"), "2") != 0) {
-    fail_unless_equals_int (gst_avhw_cache_get_lanes (), 1);
+    fail_unless_equals_int (gst_avhw_cache_get_lanes (), 0);
     a = open_auto ();
     gst_avhw_device_acquire_session (a);
     b = open_auto ();
@@ -168,6 +170,8 @@ GST_START_TEST (test_lanes_by_env)
   d = open_auto ();
   fail_unless (d == a, "lanes set back to 1 still spread");
   gst_object_unref (d);
+  gst_avhw_cache_set_lanes (0);
+  fail_unless_equals_int (gst_avhw_cache_get_lanes (), 0);
   gst_avhw_device_release_session (a);
   gst_object_unref (a);
   gst_object_unref (b);

@@ -158,7 +158,7 @@ GST_START_TEST (test_open)
   fail_unless (cuda_ctx_of (d4) != NULL && cuda_ctx_of (d4) != pctx,
       "lane 1's CUDA context %p is the primary one", cuda_ctx_of (d4));
   gst_avhw_device_release_session (d1);
-  gst_avhw_cache_set_lanes (1);
+  gst_avhw_cache_set_lanes (0);
   gst_object_unref (d4);
 
   gst_object_unref (d3);
