@@ -27,6 +27,24 @@ avhw_test_remove_dir (const gchar * dir)
   g_rmdir (dir);
 }
 
+/* Sets @p to PLAYING and fails the test unless it reaches EOS within a
+ * minute (an error message's text in the failure). @p stays PLAYING. */
+static inline void
+avhw_test_play_to_eos (GstElement * p)
+{
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, NULL);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "no EOS: %s", err ? err->message : "timed out");
+  gst_message_unref (msg);
+}
+
 /* Exit 77 (Meson: SKIP) naming the reason when no device matches
  * @device_string. Uses the cheap enumeration only: opening a device in the
  * parent of check's forked tests would share its threads with them. */

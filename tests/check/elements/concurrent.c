@@ -65,7 +65,6 @@ make_clip (void)
   gchar *dir = g_dir_make_tmp ("avhw-concurrent-XXXXXX", NULL);
   gchar *desc;
   GstElement *p;
-  GstMessage *msg;
 
   clip = g_build_filename (dir, "clip.h264", NULL);
   desc = g_strdup_printf ("videotestsrc num-buffers=%d ! "
@@ -74,11 +73,7 @@ make_clip (void)
       "video/x-h264,stream-format=byte-stream ! filesink location=%s",
       N_FRAMES, clip);
   p = gst_parse_launch (desc, NULL);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
-  gst_message_unref (msg);
+  avhw_test_play_to_eos (p);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
   g_free (desc);

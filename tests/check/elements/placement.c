@@ -647,7 +647,6 @@ GST_START_TEST (test_pipelines_take_lanes)
       "avhwenc name=enc device=multi:0 fallback=libx264 ! fakesink", clip);
   GstElement *p1, *p2, *p3, *p4;
   GstAvhwDevice *d1, *d2, *d3dec, *d3enc, *d4;
-  GstMessage *msg;
   gint opens0;
   gchar *w;
 
@@ -666,11 +665,7 @@ GST_START_TEST (test_pipelines_take_lanes)
   fail_unless_equals_int (g_atomic_int_get (&n_lane_opens), 1);
 
   p3 = gst_parse_launch (desc, NULL);
-  gst_element_set_state (p3, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p3), 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
-  gst_message_unref (msg);
+  avhw_test_play_to_eos (p3);
   d3dec = element_device (p3, "dec");
   d3enc = element_device (p3, "enc");
   fail_unless (d3dec == d3enc, "one pipeline spread over two lanes");
