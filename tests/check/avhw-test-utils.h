@@ -45,6 +45,20 @@ avhw_test_play_to_eos (GstElement * p)
   gst_message_unref (msg);
 }
 
+/* The "active-device" of the element @name of the bin @p: a new
+ * reference, or NULL when it has none. */
+static inline GstAvhwDevice *
+avhw_test_active_device (GstElement * p, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (p), name);
+  GstAvhwDevice *dev = NULL;
+
+  fail_unless (e != NULL, "no element %s", name);
+  g_object_get (e, "active-device", &dev, NULL);
+  gst_object_unref (e);
+  return dev;
+}
+
 /* Exit 77 (Meson: SKIP) naming the reason when no device matches
  * @device_string. Uses the cheap enumeration only: opening a device in the
  * parent of check's forked tests would share its threads with them. */

@@ -25,17 +25,6 @@ make_pipeline (const gchar * device)
   return p;
 }
 
-static GstAvhwDevice *
-active_device (GstElement * pipeline, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstAvhwDevice *dev = NULL;
-
-  g_object_get (e, "active-device", &dev, NULL);
-  gst_object_unref (e);
-  return dev;
-}
-
 /* Runs to EOS; returns the error message text or NULL. Leaves the pipeline
  * in PLAYING (or where it failed) so active devices can be read. */
 static gchar *
@@ -84,8 +73,8 @@ check_one_device (const gchar * up_device)
   before = opens ();
   err = run (p);
   fail_unless (err == NULL, "%s", err);
-  up = active_device (p, "up");
-  down = active_device (p, "down");
+  up = avhw_test_active_device (p, "up");
+  down = avhw_test_active_device (p, "down");
   fail_unless (up != NULL && up == down, "down: %s, up: %s",
       down ? gst_avhw_device_get_name (down) : "none",
       up ? gst_avhw_device_get_name (up) : "none");
@@ -172,7 +161,7 @@ GST_START_TEST (test_named_device_reaches_neighbours)
     fail_unless (p != NULL, "%s", desc);
     err = run (p);
     fail_unless (err == NULL, "%s: %s", desc, err);
-    named = active_device (p, "a");
+    named = avhw_test_active_device (p, "a");
     fail_unless (named != NULL, "%s: a has no device", desc);
     fail_unless_equals_string (gst_avhw_backend_get_name
         (gst_avhw_device_get_backend (named)), other);
@@ -183,7 +172,7 @@ GST_START_TEST (test_named_device_reaches_neighbours)
       if (!e)
         continue;
       gst_object_unref (e);
-      dev = active_device (p, names[j]);
+      dev = avhw_test_active_device (p, names[j]);
       fail_unless (dev == named, "%s: %s on %s, a on %s", desc, names[j],
           dev ? gst_avhw_device_get_name (dev) : "none",
           gst_avhw_device_get_name (named));
@@ -302,7 +291,7 @@ GST_START_TEST (test_download_passthrough_opens_nothing)
   before = opens ();
   err = run (p);
   fail_unless (err == NULL, "%s", err);
-  down = active_device (p, "down");
+  down = avhw_test_active_device (p, "down");
   fail_unless (down == NULL, "opened %s", down ?
       gst_avhw_device_get_name (down) : "");
   fail_unless_equals_uint64 (opens () - before, 0);
@@ -344,8 +333,8 @@ GST_START_TEST (test_application_device_from_bus)
   before = opens ();
   err = run (p);
   fail_unless (err == NULL, "%s", err);
-  up = active_device (p, "up");
-  down = active_device (p, "down");
+  up = avhw_test_active_device (p, "up");
+  down = avhw_test_active_device (p, "down");
   fail_unless (up == app && down == app);
   fail_unless_equals_uint64 (opens (), before);
   gst_element_set_state (p, GST_STATE_NULL);
@@ -373,7 +362,7 @@ GST_START_TEST (test_application_device_on_pipelines)
     gst_element_set_context (p, ctx);
     err = run (p);
     fail_unless (err == NULL, "%s", err);
-    up = active_device (p, "up");
+    up = avhw_test_active_device (p, "up");
     fail_unless (up == app);
     gst_object_unref (up);
     gst_element_set_state (p, GST_STATE_NULL);
@@ -399,7 +388,7 @@ GST_START_TEST (test_sequential_pipelines_reuse)
     gchar *err = run (p);
 
     fail_unless (err == NULL, "%s", err);
-    up = active_device (p, "up");
+    up = avhw_test_active_device (p, "up");
     if (i == 0)
       first = gst_avhw_device_get_context_id (up);
     fail_unless (gst_avhw_device_get_context_id (up) == first);

@@ -129,17 +129,6 @@ run_pipeline (GstContext * ctx)
   return p;
 }
 
-static GstAvhwDevice *
-active (GstElement * p, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (p), name);
-  GstAvhwDevice *d = NULL;
-
-  g_object_get (e, "active-device", &d, NULL);
-  gst_object_unref (e);
-  return d;
-}
-
 GST_START_TEST (test_pipeline_uses_foreign_device)
 {
   GObject *native = g_object_new (G_TYPE_OBJECT, NULL);
@@ -152,9 +141,9 @@ GST_START_TEST (test_pipeline_uses_foreign_device)
   n_wraps = 0;
   p1 = run_pipeline (ctx);
   p2 = run_pipeline (ctx);
-  a = active (p1, "up");
-  b = active (p1, "down");
-  c = active (p2, "up");
+  a = avhw_test_active_device (p1, "up");
+  b = avhw_test_active_device (p1, "down");
+  c = avhw_test_active_device (p2, "up");
   fail_unless (a == b && a == c, "one foreign device, one avhw device");
   fail_unless_equals_int (n_wraps, 1);
   gst_object_unref (a);

@@ -591,18 +591,13 @@ GST_START_TEST (test_pipeline_shares_one_device)
   GstElement *dec = gst_bin_get_by_name (GST_BIN (p), "dec");
   GstElement *enc = gst_bin_get_by_name (GST_BIN (p), "enc");
   GstAvhwDevice *loaded = NULL;
-  GstMessage *msg;
   gchar *wdec, *wenc;
   guint i;
 
   setup ();
   gst_bus_set_sync_handler (GST_ELEMENT_BUS (p), load_chosen_device, &loaded,
       NULL);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
-  gst_message_unref (msg);
+  avhw_test_play_to_eos (p);
   fail_unless (loaded != NULL);
   active_device_name (dec, &wdec);
   active_device_name (enc, &wenc);
@@ -625,18 +620,6 @@ GST_START_TEST (test_pipeline_shares_one_device)
 
 GST_END_TEST;
 
-static GstAvhwDevice *
-element_device (GstElement * p, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (p), name);
-  GstAvhwDevice *dev = NULL;
-
-  g_object_get (e, "active-device", &dev, NULL);
-  gst_object_unref (e);
-  fail_unless (dev != NULL);
-  return dev;
-}
-
 /* With two lanes a second pipeline on a busy device gets a context of
  * its own, a decoder and encoder of one pipeline stay on one, and with
  * every pipeline stopped the first context is taken again. */
@@ -657,8 +640,9 @@ GST_START_TEST (test_pipelines_take_lanes)
   g_free (w);
   p2 = start_decoder ("multi:0", &w);
   g_free (w);
-  d1 = element_device (p1, "dec");
-  d2 = element_device (p2, "dec");
+  d1 = avhw_test_active_device (p1, "dec");
+  d2 = avhw_test_active_device (p2, "dec");
+  fail_unless (d1 != NULL && d2 != NULL);
   fail_unless (d1 != d2, "two pipelines at once on one context");
   fail_unless_equals_string (gst_avhw_device_get_name (d2), "multi:0");
   fail_unless_equals_int (g_atomic_int_get (&n_opens[0]) - opens0, 2);
@@ -666,8 +650,9 @@ GST_START_TEST (test_pipelines_take_lanes)
 
   p3 = gst_parse_launch (desc, NULL);
   avhw_test_play_to_eos (p3);
-  d3dec = element_device (p3, "dec");
-  d3enc = element_device (p3, "enc");
+  d3dec = avhw_test_active_device (p3, "dec");
+  d3enc = avhw_test_active_device (p3, "enc");
+  fail_unless (d3dec != NULL);
   fail_unless (d3dec == d3enc, "one pipeline spread over two lanes");
   fail_unless (d3dec == d1 || d3dec == d2);
   fail_unless_equals_int (g_atomic_int_get (&n_opens[0]) - opens0, 2);
@@ -678,7 +663,8 @@ GST_START_TEST (test_pipelines_take_lanes)
   assert_all_idle ();
   p4 = start_decoder ("multi:0", &w);
   g_free (w);
-  d4 = element_device (p4, "dec");
+  d4 = avhw_test_active_device (p4, "dec");
+  fail_unless (d4 != NULL);
   fail_unless (d4 == d1, "an idle device did not get its first context");
   stop (p4);
   gst_avhw_cache_set_lanes (0);
