@@ -678,6 +678,44 @@ GST_START_TEST (test_pipelines_take_lanes)
 
 GST_END_TEST;
 
+static guint
+two_lanes_on_multi0 (GstAvhwBackend * b, guint index)
+{
+  return index == 0 ? 2 : 1;
+}
+
+/* With no lanes asked for (0, the default), the backend's get_default_lanes
+ * decides: here two on multi:0, one elsewhere. */
+GST_START_TEST (test_backend_default_lanes)
+{
+  GstAvhwBackendClass *k = GST_AVHW_BACKEND_GET_CLASS (multi);
+  GstAvhwDevice *d0, *d, *d1;
+  gint lane_opens;
+
+  setup ();
+  fail_unless_equals_int (gst_avhw_cache_get_lanes (), 0);
+  lane_opens = g_atomic_int_get (&n_lane_opens);
+  k->get_default_lanes = two_lanes_on_multi0;
+  d0 = gst_avhw_device_open ("multi:0", NULL, NULL);
+  gst_avhw_device_acquire_session (d0);
+  d = gst_avhw_device_open ("multi:0", NULL, NULL);
+  fail_unless (d != NULL && d != d0, "the backend's two lanes not used");
+  d1 = gst_avhw_device_open ("multi:1", NULL, NULL);
+  gst_avhw_device_acquire_session (d1);
+  gst_object_unref (d1);
+  d1 = gst_avhw_device_open ("multi:1", NULL, NULL);
+  fail_unless_equals_int (g_atomic_int_get (&n_lane_opens) - lane_opens, 1);
+  k->get_default_lanes = NULL;
+  gst_avhw_device_release_session (d0);
+  gst_avhw_device_release_session (d1);
+  assert_all_idle ();
+  gst_object_unref (d);
+  gst_object_unref (d0);
+  gst_object_unref (d1);
+}
+
+GST_END_TEST;
+
 /* A device named on one element reaches the elements left at auto, up-
  * and downstream, whatever order they reach READY in: with four devices
  * and the least busy one otherwise chosen (multi:0), each `auto` element
@@ -923,6 +961,7 @@ placement_suite (void)
   tcase_add_test (tc, test_pipeline_pin);
   tcase_add_test (tc, test_pipeline_shares_one_device);
   tcase_add_test (tc, test_pipelines_take_lanes);
+  tcase_add_test (tc, test_backend_default_lanes);
   tcase_add_test (tc, test_named_device_reaches_auto_neighbours);
   tcase_add_test (tc, test_encoders_count_transfers_do_not);
   tcase_add_test (tc, test_active_device_property);
