@@ -26,6 +26,10 @@
  *   VK-STACK tid=42
  *   /tmp/gpubundle/lib/libavcodec.so.61(+0x1a2b3c)[0x7f...]
  *
+ * VK_TIME_SYNC=1 adds, after the pending calls, the timeline semaphores
+ * the GPU waits on and the queries a pending vkGetQueryPoolResults asks
+ * for (vk-sync.c: a wait nothing will ever signal).
+ *
  * VK_TIME_LABEL names the rows; VK_TIME_OUT=FILE appends them to FILE.
  * Every wrapped function takes at most six integer or pointer arguments,
  * so one wrapper shape forwards any of them; void functions' "result" is
@@ -34,6 +38,7 @@
  *   LD_PRELOAD=.../libavhw-vk-time.so VK_TIME_TRACE=5000 gst-launch-1.0 ...
  */
 #include "preload-timer.h"
+#include "vk-sync.h"
 
 #include <dirent.h>
 #include <execinfo.h>
@@ -65,14 +70,19 @@ typedef void *(*GetProc) (void *, const char *);
   X (vkCreateVideoSessionKHR) X (vkDestroyVideoSessionKHR) \
   X (vkBindVideoSessionMemoryKHR) X (vkCreateVideoSessionParametersKHR) \
   X (vkDestroyVideoSessionParametersKHR) \
-  X (vkGetPhysicalDeviceVideoCapabilitiesKHR)
+  X (vkGetPhysicalDeviceVideoCapabilitiesKHR) \
+  X (vkCmdResetQueryPool) X (vkCmdBeginQuery)
+/* taking more than six arguments: wrapped by hand below */
+#define FUNCTIONS8(X) X (vkGetQueryPoolResults)
 
 enum
 {
-  FUNCTIONS (PT_ENUM_ENTRY) N_FUNCTIONS
+  FUNCTIONS (PT_ENUM_ENTRY) FUNCTIONS8 (PT_ENUM_ENTRY) N_FUNCTIONS
 };
 
-static const char *const names[N_FUNCTIONS] = { FUNCTIONS (PT_NAME_ENTRY) };
+static const char *const names[N_FUNCTIONS] = { FUNCTIONS (PT_NAME_ENTRY)
+      FUNCTIONS8 (PT_NAME_ENTRY)
+};
 
 /* the loader's exports (called by symbol), and the functions the
  * proc-addr calls gave (the driver's, or the loader's trampolines), as
@@ -188,6 +198,17 @@ all_stacks (void)
   }
 }
 
+static Fn export_of (int i);
+
+/* the real vkGetSemaphoreCounterValue, for vk_sync_dump() */
+static int
+counter_value (uintptr_t dev, uint64_t sem, uint64_t * v)
+{
+  Fn f = export_of (F_vkGetSemaphoreCounterValue);
+
+  return f ? f (dev, (uintptr_t) sem, (uintptr_t) v, 0, 0, 0) : -1;
+}
+
 static void
 on_sigusr2 (int sig)
 {
@@ -211,6 +232,14 @@ on_sigusr2 (int sig)
   n = snprintf (line, sizeof (line), "VK-PENDING end\n");
   if (write (2, line, (size_t) n) < 0)
     return;
+  if (vk_sync_enabled ()) {
+    for (s = 0; s < SLOTS; s++)
+      if (atomic_load (&pending[s].tid)
+          && atomic_load (&pending[s].fn) == F_vkGetQueryPoolResults)
+        vk_sync_dump_queries (pending[s].a, (uint32_t) pending[s].b,
+            (uint32_t) (pending[s].b >> 32));
+    vk_sync_dump (counter_value);
+  }
   all_stacks ();
   n = snprintf (line, sizeof (line), "VK-STACK end\n");
   if (write (2, line, (size_t) n) < 0)
@@ -233,6 +262,44 @@ export_of (int i)
   return f;
 }
 
+/* what vk-sync.c keeps (VK_TIME_SYNC) learns of a call that returned */
+static void
+observe (int i, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, int ret)
+{
+  if (!vk_sync_enabled ())
+    return;
+  switch (i) {
+    case F_vkCreateSemaphore:
+      if (ret == 0)
+        vk_sync_created (a, (const void *) b, *(const uint64_t *) d);
+      break;
+    case F_vkDestroySemaphore:
+      vk_sync_destroyed ((uint64_t) b);
+      break;
+    case F_vkQueueSubmit:
+      if (ret == 0)
+        vk_sync_submit ((uint32_t) b, (const void *) c);
+      break;
+    case F_vkQueueSubmit2:
+    case F_vkQueueSubmit2KHR:
+      if (ret == 0)
+        vk_sync_submit2 ((uint32_t) b, (const void *) c);
+      break;
+    case F_vkSignalSemaphore:
+      if (ret == 0)
+        vk_sync_host_signal ((const void *) b);
+      break;
+    case F_vkCmdResetQueryPool:
+      vk_sync_query ((uint64_t) b, (uint32_t) c, (uint32_t) d, 0);
+      break;
+    case F_vkCmdBeginQuery:
+      vk_sync_query ((uint64_t) b, (uint32_t) c, 1, 1);
+      break;
+    default:
+      break;
+  }
+}
+
 /* the exported wrappers' prototypes (the loader's names, this library's
  * argument shape) */
 #define PROTO(name) \
@@ -247,6 +314,7 @@ FUNCTIONS (PROTO)
     int slot = enter (F_##name, t0, a, b); \
     int ret = ((Fn) atomic_load (&real_proc[F_##name])) (a, b, c, d, e, f); \
     leave (F_##name, slot, t0); \
+    observe (F_##name, a, b, c, d, ret); \
     return ret; \
   } \
   int name (uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, \
@@ -260,19 +328,61 @@ FUNCTIONS (PROTO)
     slot = enter (F_##name, t0, a, b); \
     ret = real (a, b, c, d, e, f); \
     leave (F_##name, slot, t0); \
+    observe (F_##name, a, b, c, d, ret); \
     return ret; \
   }
     FUNCTIONS (WRAP)
 #undef WRAP
-     static const Fn proc_wrappers[N_FUNCTIONS] = {
-#define WRAPPER(name) proc_##name,
-       FUNCTIONS (WRAPPER)
-#undef WRAPPER
-     };
+/* vkGetQueryPoolResults: eight arguments; pending with the pool and
+ * (first query | count << 32) */
+     typedef int (*Fn8) (uintptr_t, uintptr_t, uint32_t, uint32_t, size_t,
+    void *, uint64_t, uint32_t);
 
-static const Fn export_wrappers[N_FUNCTIONS] = {
-#define WRAPPER(name) name,
-  FUNCTIONS (WRAPPER)
+     static int
+         call8 (Fn8 real, uintptr_t dev, uintptr_t pool, uint32_t first,
+    uint32_t count, size_t size, void *data, uint64_t stride, uint32_t flags)
+{
+  long long t0 = pt_now_ns ();
+  int slot = enter (F_vkGetQueryPoolResults, t0, pool,
+      (uintptr_t) first | ((uintptr_t) count << 32));
+  int ret = real (dev, pool, first, count, size, data, stride, flags);
+
+  leave (F_vkGetQueryPoolResults, slot, t0);
+  return ret;
+}
+
+int vkGetQueryPoolResults (uintptr_t, uintptr_t, uint32_t, uint32_t, size_t,
+    void *, uint64_t, uint32_t);
+int
+vkGetQueryPoolResults (uintptr_t dev, uintptr_t pool, uint32_t first,
+    uint32_t count, size_t size, void *data, uint64_t stride, uint32_t flags)
+{
+  Fn8 real = (Fn8) (void (*)(void)) export_of (F_vkGetQueryPoolResults);
+
+  if (!real)
+    abort ();
+  return call8 (real, dev, pool, first, count, size, data, stride, flags);
+}
+
+static int
+proc_vkGetQueryPoolResults (uintptr_t dev, uintptr_t pool, uint32_t first,
+    uint32_t count, size_t size, void *data, uint64_t stride, uint32_t flags)
+{
+  return call8 ((Fn8) atomic_load (&real_proc[F_vkGetQueryPoolResults]), dev,
+      pool, first, count, size, data, stride, flags);
+}
+
+/* the wrappers, as void pointers: the eight-argument one has another
+ * shape */
+static void *const proc_wrappers[N_FUNCTIONS] = {
+#define WRAPPER(name) (void *) proc_##name,
+  FUNCTIONS (WRAPPER) FUNCTIONS8 (WRAPPER)
+#undef WRAPPER
+};
+
+static void *const export_wrappers[N_FUNCTIONS] = {
+#define WRAPPER(name) (void *) name,
+  FUNCTIONS (WRAPPER) FUNCTIONS8 (WRAPPER)
 #undef WRAPPER
 };
 
@@ -298,12 +408,12 @@ wrap_proc (const char *name, void *p)
       /* what the loader exports (the core functions) goes through its
        * trampoline, which serves every instance and device */
       if (export_of (i))
-        return (void *) export_wrappers[i];
+        return export_wrappers[i];
       /* an extension's: one driver per process, the first function found
        * stays */
       atomic_compare_exchange_strong (&real_proc[i], &none, (uintptr_t) p);
       return atomic_load (&real_proc[i]) == (uintptr_t) p ?
-          (void *) proc_wrappers[i] : p;
+          proc_wrappers[i] : p;
     }
   }
   return p;
