@@ -19,7 +19,17 @@
  *   VK-QUERY pool=P query=Q last=reset|begin
  *
  * for every query a pending vkGetQueryPoolResults asks for (a query reset
- * and never begun never becomes available: a wait for it never ends).
+ * and never begun never becomes available: a wait for it never ends), and
+ * every submission of the last RING that has not signalled all it
+ * signals, in submission order, with its queue and thread:
+ *
+ *   VK-SUB seq=N tid=T queue=Q wait=SEM:VALUE(ok|by N'|none),... sig=...
+ *
+ * "ok": the counter is there; "by N'": submission N' signals that value;
+ * "none": no submission in the ring does. A queue runs in order, so the
+ * first pending submission of each queue with every wait ok yet not done
+ * is where the GPU stopped; a wait "by" a later submission is a wait
+ * before its signal (a cycle if that one waits back).
  * Diagnostics only: the tables are fixed-size and lossy under races.
  */
 #include "vk-sync.h"
@@ -27,6 +37,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <vulkan/vulkan.h>
 
@@ -48,6 +59,20 @@ typedef struct
   atomic_uint query, last;      /* 1 reset, 2 begin */
 } Query;
 
+#define RING 8192
+#define SUB_SEMS 12
+
+typedef struct
+{
+  atomic_ullong seq;            /* 0: free */
+  uintptr_t queue;
+  long tid;
+  uint32_t nw, ns;
+  uint64_t wsem[SUB_SEMS], wval[SUB_SEMS], ssem[SUB_SEMS], sval[SUB_SEMS];
+} Sub;
+
+static Sub ring[RING];
+static atomic_ullong next_seq;
 static Sem sems[SEMS];
 static Query queries[QUERIES];
 static atomic_int on = -1;
@@ -155,24 +180,64 @@ vk_sync_destroyed (uint64_t sem)
     atomic_store (&s->dev, 0);
 }
 
+static Sub *
+sub_new (uintptr_t queue)
+{
+  unsigned long long seq = atomic_fetch_add (&next_seq, 1) + 1;
+  Sub *r = &ring[seq % RING];
+
+  atomic_store (&r->seq, 0);
+  r->queue = queue;
+  r->tid = (long) syscall (SYS_gettid);
+  r->nw = r->ns = 0;
+  return r;
+}
+
+static void
+sub_add (Sub * r, int signal, uint64_t sem, uint64_t value)
+{
+  if (signal) {
+    sem_signal (sem, value);
+    if (r->ns < SUB_SEMS) {
+      r->ssem[r->ns] = sem;
+      r->sval[r->ns++] = value;
+    }
+  } else {
+    sem_wait_on (sem, value);
+    if (r->nw < SUB_SEMS) {
+      r->wsem[r->nw] = sem;
+      r->wval[r->nw++] = value;
+    }
+  }
+}
+
+static void
+sub_done (Sub * r)
+{
+  atomic_store (&r->seq, atomic_load (&next_seq));
+}
+
 void
-vk_sync_submit2 (uint32_t n, const void *submits)
+vk_sync_submit2 (uintptr_t queue, uint32_t n, const void *submits)
 {
   const VkSubmitInfo2 *si = submits;
   uint32_t i, j;
 
   for (i = 0; i < n; i++) {
+    Sub *r = sub_new (queue);
+
     for (j = 0; j < si[i].waitSemaphoreInfoCount; j++)
-      sem_wait_on ((uint64_t) si[i].pWaitSemaphoreInfos[j].semaphore,
+      sub_add (r, 0, (uint64_t) si[i].pWaitSemaphoreInfos[j].semaphore,
           si[i].pWaitSemaphoreInfos[j].value);
     for (j = 0; j < si[i].signalSemaphoreInfoCount; j++)
-      sem_signal ((uint64_t) si[i].pSignalSemaphoreInfos[j].semaphore,
+      sub_add (r, 1, (uint64_t) si[i].pSignalSemaphoreInfos[j].semaphore,
           si[i].pSignalSemaphoreInfos[j].value);
+    sub_done (r);
   }
 }
 
 void
-vk_sync_submit (uint32_t n, const void *submits)
+vk_sync_submit (uintptr_t queue, uint32_t n, const void *submits)
 {
   const VkSubmitInfo *si = submits;
   uint32_t i, j;
@@ -180,20 +245,20 @@ vk_sync_submit (uint32_t n, const void *submits)
   for (i = 0; i < n; i++) {
     const VkTimelineSemaphoreSubmitInfo *t = NULL;
     const VkBaseInStructure *p;
+    Sub *r = sub_new (queue);
 
     for (p = si[i].pNext; p; p = p->pNext)
       if (p->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO)
         t = (const void *) p;
-    if (!t)
-      continue;
-    for (j = 0; j < si[i].waitSemaphoreCount
+    for (j = 0; t && j < si[i].waitSemaphoreCount
         && j < t->waitSemaphoreValueCount; j++)
-      sem_wait_on ((uint64_t) si[i].pWaitSemaphores[j],
+      sub_add (r, 0, (uint64_t) si[i].pWaitSemaphores[j],
           t->pWaitSemaphoreValues[j]);
-    for (j = 0; j < si[i].signalSemaphoreCount
+    for (j = 0; t && j < si[i].signalSemaphoreCount
         && j < t->signalSemaphoreValueCount; j++)
-      sem_signal ((uint64_t) si[i].pSignalSemaphores[j],
+      sub_add (r, 1, (uint64_t) si[i].pSignalSemaphores[j],
           t->pSignalSemaphoreValues[j]);
+    sub_done (r);
   }
 }
 
@@ -268,6 +333,76 @@ vk_sync_dump_queries (uint64_t pool, uint32_t first, uint32_t count)
   }
 }
 
+/* the counter of @sem (0 when unknown, *@known FALSE) */
+static uint64_t
+counter_of (VkSyncCounterFn counter, uint64_t sem, int *known)
+{
+  Sem *e = sem_find (sem, 0);
+  uintptr_t dev = e ? atomic_load (&e->dev) : 0;
+  uint64_t now = 0;
+
+  *known = dev && counter && counter (dev, sem, &now) == 0;
+  return now;
+}
+
+/* the ring's submission that signals @sem at @value: its seq, or 0 */
+static unsigned long long
+signaller (uint64_t sem, uint64_t value)
+{
+  unsigned i, j;
+
+  for (i = 0; i < RING; i++)
+    for (j = 0; j < ring[i].ns; j++)
+      if (ring[i].ssem[j] == sem && ring[i].sval[j] == value)
+        return atomic_load (&ring[i].seq);
+  return 0;
+}
+
+/* the ring's submissions that have not signalled all they signal */
+static void
+dump_ring (VkSyncCounterFn counter)
+{
+  unsigned long long last = atomic_load (&next_seq), seq;
+  char line[1024];
+  int shown = 0;
+
+  for (seq = last > RING ? last - RING + 1 : 1; seq <= last; seq++) {
+    Sub *r = &ring[seq % RING];
+    int pending = 0, known, n;
+    uint32_t j;
+
+    if (atomic_load (&r->seq) == 0)
+      continue;
+    for (j = 0; j < r->ns; j++)
+      if (counter_of (counter, r->ssem[j], &known) < r->sval[j] && known)
+        pending = 1;
+    if (!pending)
+      continue;
+    shown++;
+    n = snprintf (line, sizeof (line), "VK-SUB seq=%llu tid=%ld queue=%#lx "
+        "wait=", seq, r->tid, (unsigned long) r->queue);
+    for (j = 0; j < r->nw && n < (int) sizeof (line) - 80; j++) {
+      uint64_t now = counter_of (counter, r->wsem[j], &known);
+      unsigned long long by = now >= r->wval[j] ? 0 :
+          signaller (r->wsem[j], r->wval[j]);
+
+      n += snprintf (line + n, sizeof (line) - n, "%s%#llx:%llu(", j ? "," :
+          "", (unsigned long long) r->wsem[j], (unsigned long long) r->wval[j]);
+      n += now >= r->wval[j] ? snprintf (line + n, sizeof (line) - n, "ok)")
+          : by ? snprintf (line + n, sizeof (line) - n, "by %llu)", by) :
+          snprintf (line + n, sizeof (line) - n, "none)");
+    }
+    n += snprintf (line + n, sizeof (line) - n, " sig=");
+    for (j = 0; j < r->ns && n < (int) sizeof (line) - 60; j++)
+      n += snprintf (line + n, sizeof (line) - n, "%s%#llx:%llu", j ? "," :
+          "", (unsigned long long) r->ssem[j], (unsigned long long) r->sval[j]);
+    n += snprintf (line + n, sizeof (line) - n, "\n");
+    say (line, n);
+  }
+  say (line, snprintf (line, sizeof (line), "VK-SUB end (%d pending)\n",
+          shown));
+}
+
 void
 vk_sync_dump (VkSyncCounterFn counter)
 {
@@ -296,4 +431,5 @@ vk_sync_dump (VkSyncCounterFn counter)
             waited > signalled ? " NEVER-SIGNALLED" : ""));
   }
   say (line, snprintf (line, sizeof (line), "VK-SEM end (%d behind)\n", shown));
+  dump_ring (counter);
 }

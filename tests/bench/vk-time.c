@@ -278,12 +278,12 @@ observe (int i, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d, int ret)
       break;
     case F_vkQueueSubmit:
       if (ret == 0)
-        vk_sync_submit ((uint32_t) b, (const void *) c);
+        vk_sync_submit (a, (uint32_t) b, (const void *) c);
       break;
     case F_vkQueueSubmit2:
     case F_vkQueueSubmit2KHR:
       if (ret == 0)
-        vk_sync_submit2 ((uint32_t) b, (const void *) c);
+        vk_sync_submit2 (a, (uint32_t) b, (const void *) c);
       break;
     case F_vkSignalSemaphore:
       if (ret == 0)
