@@ -10,8 +10,9 @@
  * 7.1 would make it (a Vulkan 1.3 instance, the optional device
  * extensions of FFmpeg's list that the device has, the features FFmpeg
  * enables) but with one queue of one family for graphics, compute and
- * transfers (families_shared()), the two queues of each video family that
- * FFmpeg's decoders submit to (video_queues()), and none for optical flow
+ * transfers (families_shared()), one queue of each video family (two
+ * would run one decoder's frames at once: gst_avhw_vk_add_queues()), and
+ * none for optical flow
  * (FFmpeg's nvof filters are not offered), and gives it to FFmpeg
  * with av_hwdevice_ctx_init(): FFmpeg uses what it is told.
  *
@@ -33,7 +34,6 @@
 #include "gstavhwvulkanpick.h"
 #include "gstavhwvulkanqueues.h"
 #include "gstavhwvulkansemfix.h"
-#include "gstavhwvulkanspread.h"
 
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
@@ -99,7 +99,6 @@ vk_dev_free (AVHWDeviceContext * dctx)
     return;
   if (d->dev) {
     gst_avhw_vk_sem_fix_remove (d->dev);
-    gst_avhw_vk_spread_remove (d->dev);
     vkDestroyDevice (d->dev, NULL);
   }
   g_strfreev (d->exts);
@@ -333,27 +332,6 @@ pick_features (VkDev * d, VkPhysicalDevice phys, VkPhysicalDeviceFeatures2 *
   return TRUE;
 }
 
-/* How many queues of a video family to make: GST_AVHW_VK_VIDEO_QUEUES
- * (a number, or "all"), else two. FFmpeg 7.1 submits each decoder's work
- * from an execution pool of two contexts, placed on queues 0 and 1 of the
- * decode family (libavcodec/vulkan_decode.c: ff_vk_exec_pool_init() with
- * 2; libavutil/vulkan.c: queue i % nb_queues), so every decoder of a
- * device uses those two and no other; more are used only through
- * spread_decodes(), and each costs NVIDIA's vkCreateDevice ~20 ms. */
-static guint32
-video_queues (void)
-{
-  const gchar *env = g_getenv ("GST_AVHW_VK_VIDEO_QUEUES");
-  guint64 n;
-
-  if (!env || !*env)
-    return 2;
-  if (!g_ascii_strcasecmp (env, "all"))
-    return G_MAXUINT32;
-  n = g_ascii_strtoull (env, NULL, 10);
-  return n > 0 ? (guint32) MIN (n, 64) : 2;
-}
-
 /* Whether compute and transfers go to the graphics family's one queue
  * (gstavhwvulkanpick.c); GST_AVHW_VK_FAMILIES=each gives each kind its own
  * family, as FFmpeg does. */
@@ -384,8 +362,7 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
   vkGetPhysicalDeviceQueueFamilyProperties2 (phys, &n, qf);
   gst_avhw_vk_pick_queues (qf, vid, n,
       has_ext (exts, "VK_KHR_video_encode_queue"),
-      has_ext (exts, "VK_KHR_video_decode_queue"), video_queues (),
-      families_shared (), p);
+      has_ext (exts, "VK_KHR_video_decode_queue"), families_shared (), p);
   g_free (vid);
   g_free (qf);
 }
@@ -456,33 +433,18 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx,
   hwctx->nb_enabled_dev_extensions = dinfo.enabledExtensionCount;
   for (i = 0; i < q->n; i++) {
     if (i == 0)
-      gst_avhw_vk_set_queues (hwctx, q->family[0], gst_avhw_vk_picked_known (q,
-              0), q->flags[0] & ~GST_AVHW_VK_VIDEO_BITS);
+      gst_avhw_vk_set_queues (hwctx, q->family[0], q->count[0],
+          q->flags[0] & ~GST_AVHW_VK_VIDEO_BITS);
     else
-      gst_avhw_vk_add_queues (hwctx, q->family[i], gst_avhw_vk_picked_known (q,
-              i), q->flags[i], 0);
+      gst_avhw_vk_add_queues (hwctx, q->family[i], q->count[i], q->flags[i], 0);
   }
   /* the first family's video abilities, set_queues() leaves out */
   if (q->flags[0] & GST_AVHW_VK_VIDEO_BITS)
-    gst_avhw_vk_add_queues (hwctx, q->family[0], gst_avhw_vk_picked_known (q,
-            0), q->flags[0] & GST_AVHW_VK_VIDEO_BITS, 0);
+    gst_avhw_vk_add_queues (hwctx, q->family[0], q->count[0],
+        q->flags[0] & GST_AVHW_VK_VIDEO_BITS, 0);
   return NULL;
 }
 
-/* After create(): FFmpeg's decode submissions spread over every queue
- * made of a decode family it is told fewer of (gstavhwvulkanspread.c). */
-static void
-spread_decodes (AVHWDeviceContext * dctx, const GstAvhwVkPicked * q)
-{
-  guint i;
-
-  for (i = 0; i < q->n; i++) {
-    if ((q->flags[i] & VK_QUEUE_VIDEO_DECODE_BIT_KHR)
-        && gst_avhw_vk_picked_known (q, i) < q->count[i])
-      gst_avhw_vk_spread_install (dctx, q->family[i],
-          gst_avhw_vk_picked_known (q, i), q->count[i]);
-  }
-}
 #endif
 
 /* NVIDIA's driver decodes the H.264 of one VkDevice's sessions about one
@@ -540,7 +502,6 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   if (gst_avhw_vk_sem_fix_needed (((AVVulkanDeviceContext *)
               dctx->hwctx)->phys_dev))
     gst_avhw_vk_sem_fix_install (dctx);
-  spread_decodes (dctx, &q);
   init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
   init_us = g_get_monotonic_time () - init_us;

@@ -5,8 +5,8 @@
  * get_proc_addr (libavutil/vulkan_loader.h), device ones through the
  * vkGetDeviceProcAddr it gets from it, and hands the same to libplacebo.
  * Where the backend makes the VkDevice, it sets get_proc_addr to the
- * lookup below, which answers the hooked names (gstavhwvulkansemfix.c,
- * gstavhwvulkanspread.c) with their wrappers and the rest with the
+ * lookup below, which answers the hooked names (gstavhwvulkansemfix.c's
+ * only) with their wrappers and the rest with the
  * loader's.
  */
 #ifdef HAVE_CONFIG_H

@@ -38,7 +38,7 @@ family_flags (const VkQueueFamilyProperties2 * qf, guint32 i)
 static void
 pick_one (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
     const VkQueueFamilyVideoPropertiesKHR * vid, guint32 * used, uint32_t n,
-    VkQueueFlags flag, guint32 codec_op, guint32 video_queues)
+    VkQueueFlags flag, guint32 codec_op)
 {
   guint32 best = G_MAXUINT32, i, k;
   gint idx = -1;
@@ -81,8 +81,7 @@ pick_one (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
   p->flags[k] |= flag;
   if (codec_op)
     p->video_caps[k] |= vid[idx].videoCodecOperations;
-  p->count[k] = (p->flags[k] & GST_AVHW_VK_VIDEO_BITS) ?
-      MIN (qf[idx].queueFamilyProperties.queueCount, video_queues) : 1;
+  p->count[k] = 1;
 }
 
 /* Adds @flag to the first family picked (graphics, or compute on a device
@@ -100,39 +99,32 @@ share_first (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
 void
 gst_avhw_vk_pick_queues (const VkQueueFamilyProperties2 * qf,
     const VkQueueFamilyVideoPropertiesKHR * vid, uint32_t n, gboolean encode,
-    gboolean decode, guint32 video_queues, gboolean shared, GstAvhwVkPicked * p)
+    gboolean decode, gboolean shared, GstAvhwVkPicked * p)
 {
   guint32 *used = g_new0 (guint32, MAX (n, 1));
 
   memset (p, 0, sizeof (*p));
-  pick_one (p, qf, vid, used, n, VK_QUEUE_GRAPHICS_BIT, 0, video_queues);
+  pick_one (p, qf, vid, used, n, VK_QUEUE_GRAPHICS_BIT, 0);
   if (!shared || !share_first (p, qf, VK_QUEUE_COMPUTE_BIT))
-    pick_one (p, qf, vid, used, n, VK_QUEUE_COMPUTE_BIT, 0, video_queues);
+    pick_one (p, qf, vid, used, n, VK_QUEUE_COMPUTE_BIT, 0);
   if (!shared || !share_first (p, qf, VK_QUEUE_TRANSFER_BIT))
-    pick_one (p, qf, vid, used, n, VK_QUEUE_TRANSFER_BIT, 0, video_queues);
+    pick_one (p, qf, vid, used, n, VK_QUEUE_TRANSFER_BIT, 0);
   if (encode) {
     pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_ENCODE_H264_BIT_KHR, video_queues);
+        VK_VIDEO_CODEC_OPERATION_ENCODE_H264_BIT_KHR);
     pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_ENCODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_ENCODE_H265_BIT_KHR, video_queues);
+        VK_VIDEO_CODEC_OPERATION_ENCODE_H265_BIT_KHR);
   }
   if (decode) {
     pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR, video_queues);
+        VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR);
     pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR, video_queues);
+        VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR);
     pick_one (p, qf, vid, used, n, VK_QUEUE_VIDEO_DECODE_BIT_KHR,
-        VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR, video_queues);
+        VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR);
   }
   g_free (used);
 }
 
-guint32
-gst_avhw_vk_picked_known (const GstAvhwVkPicked * p, guint i)
-{
-  if ((p->flags[i] & VK_QUEUE_VIDEO_DECODE_BIT_KHR) && p->count[i] > 2)
-    return 2;
-  return p->count[i];
-}
 
 #endif

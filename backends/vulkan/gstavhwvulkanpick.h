@@ -32,19 +32,13 @@ typedef struct
  * graphics, compute and transfers where @shared and it can do them, else
  * one each (FFmpeg's choice: the family with the fewest other abilities
  * and uses so far), one queue of each; then the video families for H.264,
- * H.265 (and AV1) encoding where @encode and decoding where @decode, with
- * @video_queues queues each (at most what the family has). */
+ * H.265 (and AV1) encoding where @encode and decoding where @decode, one
+ * queue each too (why: gst_avhw_vk_add_queues()). */
 G_GNUC_INTERNAL
 void gst_avhw_vk_pick_queues (const VkQueueFamilyProperties2 * qf,
     const VkQueueFamilyVideoPropertiesKHR * vid, uint32_t n, gboolean encode,
-    gboolean decode, guint32 video_queues, gboolean shared,
-    GstAvhwVkPicked * p);
+    gboolean decode, gboolean shared, GstAvhwVkPicked * p);
 
-/* How many of family @i's queues FFmpeg is told of: all of them, but two
- * of a decode family where more were made (the two its decoders submit
- * to; gstavhwvulkanspread.c sends their work to all). */
-G_GNUC_INTERNAL
-guint32 gst_avhw_vk_picked_known (const GstAvhwVkPicked * p, guint i);
 
 #endif
 

@@ -95,11 +95,25 @@ gst_avhw_vk_set_queues (AVVulkanDeviceContext * hwctx, int family,
  * operations (VkQueueFamilyVideoPropertiesKHR), for video families. FFmpeg
  * takes, for each operation, the first family declared for it. The fixed
  * fields (FFmpeg 5.1 and 6) keep one family per operation: there only a
- * video family not yet declared is added. */
+ * video family not yet declared is added.
+ *
+ * A video family is declared with one queue, whatever @n_queues: FFmpeg
+ * 7.1 submits each decoder's (and encoder's) work from an execution pool
+ * whose context i goes to queue i % the family's queues, so with two or
+ * more, consecutive frames of one video session run on two queues, ordered
+ * only where one frame references the other. Frames that reference
+ * nothing in between (an IDR after the frame before it, several IDRs in a
+ * row) then run at once on one session, and NVIDIA's decoder stops for
+ * good: no error, every later submission of the device waiting (seven
+ * kept H.264 decoders at once on an H100, runs 91-92; one queue never
+ * stopped). One queue runs a session's frames in order; decoders still run
+ * side by side on the device lanes' VkDevices (gstavhwcache.c). */
 static inline void
 gst_avhw_vk_add_queues (AVVulkanDeviceContext * hwctx, int family,
     int n_queues, VkQueueFlags flags, guint32 video_caps)
 {
+  if (flags & (VK_QUEUE_VIDEO_DECODE_BIT_KHR | GST_AVHW_VK_QUEUE_VIDEO_ENCODE))
+    n_queues = MIN (n_queues, 1);
 #if GST_AVHW_VK_QUEUE_LIST
   if (hwctx->nb_qf >= (int) G_N_ELEMENTS (hwctx->qf))
     return;

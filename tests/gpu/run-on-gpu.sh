@@ -220,6 +220,11 @@ if has check; then
     run_check libs_cache "$GPUBUNDLE/bin/libs_cache"
     run_check libs_cache_reuse_off "$GPUBUNDLE/bin/libs_cache_reuse_off" GST_AVHW_REUSE=0
     run_check libs_cache_lanes "$GPUBUNDLE/bin/libs_cache" GST_AVHW_DEVICE_LANES=2
+    # seven kept (joined) decoders at once, on one VkDevice and on the
+    # backend's lanes, and on CUDA: every clip alike, no stall (runs 91-92)
+    run_check manyclips_vulkan_one_device tests/gpu/many-clips-check.sh MC_DEVICE=vulkan:0 GST_AVHW_DEVICE_LANES=1
+    run_check manyclips_vulkan_lanes tests/gpu/many-clips-check.sh MC_DEVICE=vulkan:0
+    run_check manyclips_cuda tests/gpu/many-clips-check.sh MC_DEVICE=cuda:0
     [ -x "$GPUBUNDLE/bin/elements_concurrent" ] && run_check elements_concurrent "$GPUBUNDLE/bin/elements_concurrent"
     [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"

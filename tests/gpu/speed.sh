@@ -57,9 +57,8 @@
 #            cuda-gdb, else each thread's kernel wait) and its GST_DEBUG log's
 #            last lines in $OUT/vk, and killed
 #   vkqueues one file's whole process through avhwdec device=vulkan (beside
-#            vulkanh26Xdec) and SP_K streams' steady fps, with
-#            GST_AVHW_VK_VIDEO_QUEUES=N for N in SP_VK_QUEUES ("all 1"; above
-#            two, the backend spreads FFmpeg's decode submissions over all N)
+#            vulkanh26Xdec) and SP_K streams' steady fps of each (the
+#            backend's defaults: one decode queue a VkDevice, its lanes)
 #   vkprofile  vk-time.c's Vulkan calls of one file through avhwdec
 #            device=vulkan, the same with libplacebo to 224x224 RGBA, ffmpeg
 #            -hwaccel vulkan with its libplacebo filter to the same, and
@@ -402,8 +401,8 @@ if part vkstreams; then
     echo
 fi
 
-# Vulkan's video queues (GST_AVHW_VK_VIDEO_QUEUES): one file's whole process
-# and SP_K streams' steady rate with N queues of the decode family
+# Vulkan: one file's whole process and SP_K streams' steady rate, avhwdec
+# (the backend's defaults) beside GStreamer's vulkanh26Xdec
 # k_streams_fps LABEL K FILE DECODER [VAR=value...]: the steady fps of K
 # pipelines of FILE through DECODER at once in one avhw-bench-decode (with
 # the variables set), empty when it failed or ran past SP_VK_WAIT (60) s
@@ -418,29 +417,26 @@ k_streams_fps() {
 
 if part vkqueues; then
     k=${SP_K:-7}; k=${k%% *}
-    echo "### Vulkan decode queues: one 1080p file's whole process (ms, best of ${SP_WHOLE_RUNS:-2}) and $k streams in one process"
+    echo "### Vulkan: one 1080p file's whole process (ms, best of ${SP_WHOLE_RUNS:-2}) and $k streams in one process"
     echo
-    echo "| codec | queues | avhwdec whole ms | GStreamer's vulkanXdec whole ms | $k streams steady fps |"
-    echo "| --- | --- | ---: | ---: | ---: |"
+    echo "| codec | decoder | whole ms | $k streams steady fps |"
+    echo "| --- | --- | ---: | ---: |"
     for c in ${SP_VK_CODECS:-h264 h265}; do
         F=$CLIPS/bench-1080p-$c.mp4
         [ -f "$F" ] || continue
         vkdec=vulkan${c}dec
         has_element "$vkdec" || vkdec=""
-        for q in ${SP_VK_QUEUES:-all 1}; do
-            qenv=(); [ "$q" = all ] || qenv=(GST_AVHW_VK_VIDEO_QUEUES="$q")
-            a=() g=()
-            for _ in $(seq "${SP_WHOLE_RUNS:-2}"); do
-                a+=("$(wms env "${qenv[@]}" gst-launch-1.0 -q filesrc location="$F" ! parsebin ! \
-                    avhwdec device=vulkan fallback=false ! fakesink)")
-                [ -n "$vkdec" ] && g+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! "$vkdec" ! fakesink)")
-            done
-            fps=$(k_streams_fps "q$q-$c-k$k" "$k" "$F" "avhwdec device=vulkan fallback=false" "${qenv[@]}")
-            echo "| $c | $q | $(best "${a[@]}") | $(best "${g[@]:-}") | ${fps:-fail or stall} |"
+        a=() g=()
+        for _ in $(seq "${SP_WHOLE_RUNS:-2}"); do
+            a+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! \
+                avhwdec device=vulkan fallback=false ! fakesink)")
+            [ -n "$vkdec" ] && g+=("$(wms gst-launch-1.0 -q filesrc location="$F" ! parsebin ! "$vkdec" ! fakesink)")
         done
+        fps=$(k_streams_fps "avhw-$c-k$k" "$k" "$F" "avhwdec device=vulkan fallback=false")
+        echo "| $c | avhwdec device=vulkan | $(best "${a[@]}") | ${fps:-fail or stall} |"
         if [ -n "$vkdec" ]; then
             fps=$(k_streams_fps "$vkdec-k$k" "$k" "$F" "$vkdec")
-            echo "| $c | $vkdec, GStreamer's | - | - | ${fps:-fail or stall} |"
+            echo "| $c | $vkdec, GStreamer's | $(best "${g[@]:-}") | ${fps:-fail or stall} |"
         fi
     done
     echo
