@@ -12,7 +12,8 @@
  * to its end: frames stay where the decoder made them (device memory on a
  * GPU). Every round decodes every clip once. With --check, frames go
  * through avhwdownload instead and each clip's MD5 over all rounds must
- * equal the first one's. Prints clips/s per round and the decoder cache's
+ * equal the first one's, and copies of one file (the same path listed
+ * again) each other's. Prints clips/s per round and the decoder cache's
  * hits and misses: from the second round on, every pipeline finds its
  * decoder kept. Exit 0 when every clip decoded (and matched).
  */
@@ -201,11 +202,26 @@ main (int argc, char **argv)
   }
 
   for (i = 0; i < n_clips; i++) {
+    guint j;
+
+    /* the same file listed again: the same frames, whichever pipeline
+     * (and device context) decoded it */
+    for (j = 0; j < i && check && clips[i].md5; j++) {
+      if (clips[j].md5 && strcmp (clips[j].path, clips[i].path) == 0
+          && strcmp (clips[j].md5, clips[i].md5) != 0) {
+        g_printerr ("%s: copy %u has other frames than copy %u (MD5 %s, "
+            "%s)\n", clips[i].path, i, j, clips[i].md5, clips[j].md5);
+        clips[i].failed = TRUE;
+        break;
+      }
+    }
     failed += clips[i].failed;
-    g_free (clips[i].md5);
   }
+  for (i = 0; i < n_clips; i++)
+    g_free (clips[i].md5);
   if (check && !failed)
-    g_print ("check: every clip's frames alike in all %d rounds\n", rounds);
+    g_print ("check: every clip's frames alike in all %d rounds, and every "
+        "copy of a file alike\n", rounds);
   g_free (clips);
   g_strfreev (paths);
   g_free (device);
