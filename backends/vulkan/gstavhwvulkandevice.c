@@ -32,6 +32,7 @@
 
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanpick.h"
+#include "gstavhwvulkanlanequeue.h"
 #include "gstavhwvulkanqueues.h"
 #include "gstavhwvulkansemfix.h"
 
@@ -79,6 +80,8 @@ typedef struct
   VkDevice dev;
   gchar **exts;
   gint64 create_us;             /* what vkCreateDevice took */
+  gint lane_family;             /* the decode family of a lane's own queue, */
+  guint32 lane_queue;           /* that queue (gstavhwvulkanlanequeue.c) */
   VkPhysicalDeviceVulkan11Features f11;
   VkPhysicalDeviceVulkan12Features f12;
   VkPhysicalDeviceVulkan13Features f13;
@@ -99,6 +102,7 @@ vk_dev_free (AVHWDeviceContext * dctx)
     return;
   if (d->dev) {
     gst_avhw_vk_sem_fix_remove (d->dev);
+    gst_avhw_vk_lane_queue_remove (d->dev);
     vkDestroyDevice (d->dev, NULL);
   }
   g_strfreev (d->exts);
@@ -367,10 +371,41 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
   g_free (qf);
 }
 
+/* Lane @lane's decode queue (gstavhwvulkanlanequeue.c): in a family of
+ * decoding only (no queue of it serves anything else), queues up to it
+ * are made; d->lane_family -1 where FFmpeg keeps queue 0. */
+static void
+pick_lane_queue (VkDev * d, VkPhysicalDevice phys, guint lane,
+    GstAvhwVkPicked * q)
+{
+  VkQueueFamilyProperties *props;
+  uint32_t n = 0, i;
+
+  d->lane_family = -1;
+  if (lane == 0)
+    return;
+  vkGetPhysicalDeviceQueueFamilyProperties (phys, &n, NULL);
+  props = g_new0 (VkQueueFamilyProperties, MAX (n, 1));
+  vkGetPhysicalDeviceQueueFamilyProperties (phys, &n, props);
+  for (i = 0; i < q->n; i++) {
+    if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR || q->family[i] >= n)
+      continue;
+    d->lane_queue = gst_avhw_vk_lane_queue_index (lane,
+        props[q->family[i]].queueCount);
+    if (d->lane_queue > 0) {
+      d->lane_family = q->family[i];
+      q->count[i] = d->lane_queue + 1;
+    }
+    break;
+  }
+  g_free (props);
+}
+
 /* Creates @d's device for physical device @index, on the process's
- * instance; the device context's fields in @hwctx. NULL, or why not. */
+ * instance, for device lane @lane; the device context's fields in @hwctx.
+ * NULL, or why not. */
 static gchar *
-create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx,
+create (VkDev * d, guint index, guint lane, AVVulkanDeviceContext * hwctx,
     GstAvhwVkPicked * q)
 {
   VkDeviceQueueCreateInfo qinfo[G_N_ELEMENTS (q->family)];
@@ -405,6 +440,7 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx,
   pick_queues (hwctx->phys_dev, d->exts, q);
   if (q->n == 0)
     return g_strdup ("no queue family to use");
+  pick_lane_queue (d, hwctx->phys_dev, lane, q);
   for (i = 0; i < G_N_ELEMENTS (prio); i++)
     prio[i] = 1.0f;
   for (i = 0; i < q->n; i++) {
@@ -451,7 +487,8 @@ create (VkDev * d, guint index, AVVulkanDeviceContext * hwctx,
  * stream at a time (docs/performance.md, runs 86-87: seven 1080p streams
  * 632 fps on one device, 1,178 on seven), and a VkDevice of the backend's
  * costs ~95 ms and little memory: the device cache may open one per video
- * decode queue for sessions that run at once. FFmpeg's own devices (older
+ * decode queue for sessions that run at once, each lane decoding on a
+ * queue of its own (gstavhwvulkanlanequeue.c). FFmpeg's own devices (older
  * FFmpeg) take most of a second each and decode nothing: one. */
 guint
 vk_get_default_lanes (GstAvhwBackend * backend, guint index)
@@ -492,7 +529,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   dctx = (AVHWDeviceContext *) ref->data;
   dctx->free = vk_dev_free;
   dctx->user_opaque = d;
-  why = create (d, index, dctx->hwctx, &q);
+  why = create (d, index, gst_avhw_options_get_lane (options), dctx->hwctx, &q);
   if (why) {
     GST_INFO ("vulkan:%u: FFmpeg makes the device: %s", index, why);
     g_free (why);
@@ -502,6 +539,8 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   if (gst_avhw_vk_sem_fix_needed (((AVVulkanDeviceContext *)
               dctx->hwctx)->phys_dev))
     gst_avhw_vk_sem_fix_install (dctx);
+  if (d->lane_family >= 0)
+    gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue);
   init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
   init_us = g_get_monotonic_time () - init_us;
