@@ -137,12 +137,23 @@ run_query (GstElement * element, GstQuery * query, GstPadDirection direction)
   return ret;
 }
 
+/* Whether a backend that could serve @device_string takes GStreamer's own
+ * context type @type; a named backend alone is asked (the others' plugins
+ * stay unloaded). */
 static gboolean
-is_foreign_type (const gchar * type)
+is_foreign_type (const gchar * type, const gchar * device_string)
 {
-  GList *list = gst_avhw_backend_list (), *l;
+  GList *list = NULL, *l;
   gboolean ret = FALSE;
+  gchar *want = NULL;
+  GstAvhwBackend *named;
 
+  gst_avhw_device_parse_string (device_string, &want, NULL, NULL);
+  if (want && (named = gst_avhw_backend_find (want, NULL)))
+    list = g_list_prepend (NULL, named);
+  else if (!want)
+    list = gst_avhw_backend_list ();
+  g_free (want);
   for (l = list; l && !ret; l = l->next)
     ret = g_strcmp0 (gst_avhw_backend_get_foreign_context_type (l->data),
         type) == 0;
@@ -179,10 +190,16 @@ make_foreign_context (GstAvhwDevice * device, const gchar * type)
 static void
 find_foreign_context (GstElement * element, const gchar * device_string)
 {
-  GList *list = gst_avhw_backend_list (), *l;
+  GList *list = NULL, *l;
   gchar *want = NULL;
+  GstAvhwBackend *named;
 
   gst_avhw_device_parse_string (device_string, &want, NULL, NULL);
+  /* a named backend: that one alone (the others' plugins stay unloaded) */
+  if (want && (named = gst_avhw_backend_find (want, NULL)))
+    list = g_list_prepend (NULL, named);
+  else if (!want)
+    list = gst_avhw_backend_list ();
   for (l = list; l; l = l->next) {
     const gchar *type = gst_avhw_backend_get_foreign_context_type (l->data);
     GstQuery *query;
@@ -431,7 +448,8 @@ gst_avhw_handle_set_context (GstElement * element, GstContext * context,
           GST_AVHW_DEVICE_CONTEXT_TYPE) != 0) {
     /* GStreamer's own context for a device kind a backend interoperates
      * with (gst.cuda.context...): use the very same device. */
-    if (!is_foreign_type (gst_context_get_context_type (context)))
+    if (!is_foreign_type (gst_context_get_context_type (context),
+            device_string))
       return FALSE;
     *device = gst_avhw_device_open_foreign (context, device_string, NULL);
     if (*device)

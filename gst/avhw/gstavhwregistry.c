@@ -20,6 +20,8 @@ GST_DEBUG_CATEGORY_STATIC (avhw_registry_debug);
  * gst_avhw_backend_register(). The library scans the GStreamer registry for
  * dynamic types named `GstAvhw<Name>Backend` when it first needs a backend,
  * loads those plugins, and keeps one instance per backend for the process.
+ * A backend asked for by name (gst_avhw_backend_find()) loads its own
+ * plugin alone; listing them all loads every one.
  * A backend built for another contract version is refused, and the reason
  * is kept for gst_avhw_backend_list_refused().
  */
@@ -114,12 +116,9 @@ compare_backends (gconstpointer a, gconstpointer b)
       gst_avhw_backend_get_name (bb));
 }
 
-/* Scans the registry for backend types not seen yet; lock held. */
 static void
-scan_locked (void)
+ensure_tables_locked (void)
 {
-  GList *features, *l;
-
   if (!loaded) {
     GST_DEBUG_CATEGORY_INIT (avhw_registry_debug, "avhwregistry", 0,
         "gst-avhw backend registry");
@@ -127,7 +126,15 @@ scan_locked (void)
         (GDestroyNotify) gst_object_unref);
     refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   }
+}
 
+/* Scans the registry for backend types not seen yet; lock held. */
+static void
+scan_locked (void)
+{
+  GList *features, *l;
+
+  ensure_tables_locked ();
   features = gst_registry_feature_filter (gst_registry_get (),
       is_backend_feature, FALSE, NULL);
   for (l = features; l; l = l->next) {
@@ -216,6 +223,43 @@ gst_avhw_backend_list_refused (void)
   return (gchar **) g_ptr_array_free (arr, FALSE);
 }
 
+/* The backend called @name when its type is named as backends name theirs
+ * (GstAvhw<Name>Backend, "vulkan": GstAvhwVulkanBackend): that plugin
+ * alone is loaded, not every backend's (~10 ms for the four built here).
+ * NULL when there is none such; the caller then scans them all. */
+static GstAvhwBackend *
+find_by_type_name (const gchar * name)
+{
+  GstAvhwBackend *backend = NULL;
+  GstPluginFeature *feature;
+  gchar *type_name;
+
+  if (!name[0])
+    return NULL;
+  type_name = g_strdup_printf ("GstAvhw%c%sBackend",
+      g_ascii_toupper (name[0]), name + 1);
+  gst_avhw_init ();
+  g_mutex_lock (&lock);
+  ensure_tables_locked ();
+  backend = g_hash_table_lookup (loaded, type_name);
+  if (!backend && !g_hash_table_contains (refused, type_name)) {
+    feature = gst_registry_lookup_feature (gst_registry_get (), type_name);
+    if (feature && GST_IS_DYNAMIC_TYPE_FACTORY (feature)) {
+      backend = load_backend (type_name);
+      if (backend)
+        g_hash_table_insert (loaded, g_strdup (type_name), backend);
+    }
+    gst_clear_object (&feature);
+  }
+  if (backend && g_strcmp0 (gst_avhw_backend_get_name (backend), name) == 0)
+    gst_object_ref (backend);
+  else
+    backend = NULL;
+  g_mutex_unlock (&lock);
+  g_free (type_name);
+  return backend;
+}
+
 /**
  * gst_avhw_backend_find:
  * @name: a backend name ("vulkan")
@@ -228,10 +272,14 @@ gst_avhw_backend_list_refused (void)
 GstAvhwBackend *
 gst_avhw_backend_find (const gchar * name, GError ** error)
 {
-  GList *list = gst_avhw_backend_list (), *l;
+  GList *list, *l;
   GstAvhwBackend *found = NULL;
 
   g_return_val_if_fail (name != NULL, NULL);
+  found = find_by_type_name (name);
+  if (found)
+    return found;
+  list = gst_avhw_backend_list ();
   for (l = list; l; l = l->next) {
     if (g_strcmp0 (gst_avhw_backend_get_name (l->data), name) == 0) {
       found = gst_object_ref (l->data);

@@ -238,6 +238,57 @@ listed (const gchar * name)
   return found;
 }
 
+/* How many backend plugins (GstAvhw<Name>Backend types of a plugin file)
+ * are loaded; @except's not counted. */
+static guint
+n_backend_plugins_loaded (const gchar * except)
+{
+  GList *features = gst_registry_get_feature_list (gst_registry_get (),
+      GST_TYPE_DYNAMIC_TYPE_FACTORY), *l;
+  guint n = 0;
+
+  for (l = features; l; l = l->next) {
+    const gchar *name = gst_plugin_feature_get_name (l->data);
+    GstPlugin *plugin = gst_plugin_feature_get_plugin (l->data);
+
+    if (g_str_has_prefix (name, "GstAvhw") && g_str_has_suffix (name,
+            "Backend") && g_strcmp0 (name, except) != 0 && plugin
+        && gst_plugin_get_filename (plugin) && gst_plugin_is_loaded (plugin))
+      n++;
+    gst_clear_object (&plugin);
+  }
+  gst_plugin_feature_list_free (features);
+  return n;
+}
+
+/* A backend named (device=vulkan) loads its own plugin and no other
+ * backend's: each costs a pipeline's start time (~10 ms for four). */
+GST_START_TEST (test_named_backend_loads_alone)
+{
+  gchar **built = g_strsplit (g_getenv ("AVHW_BUILT_BACKENDS"), ",", -1);
+  GstAvhwBackend *b;
+  GError *err = NULL;
+  gchar *type_name;
+  guint before;
+
+  if (!built[0] || !*built[0] || !built[1]) {
+    g_print ("fewer than two backends built: nothing to leave unloaded\n");
+    g_strfreev (built);
+    return;
+  }
+  type_name = g_strdup_printf ("GstAvhw%c%sBackend",
+      g_ascii_toupper (built[0][0]), built[0] + 1);
+  before = n_backend_plugins_loaded (type_name);
+  b = gst_avhw_backend_find (built[0], &err);
+  fail_unless (b != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_int (n_backend_plugins_loaded (type_name), before);
+  gst_object_unref (b);
+  g_free (type_name);
+  g_strfreev (built);
+}
+
+GST_END_TEST;
+
 /* Every backend this tree built is found through GST_PLUGIN_PATH alone
  * (the test's registry has no system plugin path) and opens a device. */
 GST_START_TEST (test_built_backends_listed_and_opened)
@@ -595,6 +646,8 @@ registry_suite (void)
   gst_plugin_register_static (GST_VERSION_MAJOR, GST_VERSION_MINOR,
       "avhwtestbackends", "test backends", test_backends_init, VERSION,
       GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN);
+  /* first: before any test lists the backends (without forking) */
+  tcase_add_test (tc, test_named_backend_loads_alone);
   tcase_add_test (tc, test_built_backends_listed_and_opened);
   tcase_add_test (tc, test_unknown_backend_lists_installed);
   tcase_add_test (tc, test_index_out_of_range);
