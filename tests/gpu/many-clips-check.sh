@@ -14,4 +14,4 @@ clip=${MC_CLIP:-.gpu/bench/bench-1080p-h264-30f.mp4}
 [ -f "$clip" ] || { echo "SKIP: no $clip"; exit 77; }
 clips=()
 for _ in $(seq "${MC_N_CLIPS:-70}"); do clips+=("$clip"); done
-exec "$bin" -n "${MC_THREADS:-7}" -r 2 --check -d "${MC_DEVICE:-vulkan:0}" "${clips[@]}"
+exec "$bin" -n "${MC_CHECK_THREADS:-7}" -r 2 --check -d "${MC_DEVICE:-vulkan:0}" "${clips[@]}"
