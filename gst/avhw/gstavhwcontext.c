@@ -137,23 +137,33 @@ run_query (GstElement * element, GstQuery * query, GstPadDirection direction)
   return ret;
 }
 
-/* Whether a backend that could serve @device_string takes GStreamer's own
- * context type @type; a named backend alone is asked (the others' plugins
- * stay unloaded). */
-static gboolean
-is_foreign_type (const gchar * type, const gchar * device_string)
+/* The backends that could serve @device_string (a list of new
+ * references): the one it names alone (the others' plugins stay
+ * unloaded), none when that is not installed, every one for `auto`. */
+static GList *
+serving_backends (const gchar * device_string)
 {
-  GList *list = NULL, *l;
-  gboolean ret = FALSE;
+  GList *list = NULL;
   gchar *want = NULL;
   GstAvhwBackend *named;
 
   gst_avhw_device_parse_string (device_string, &want, NULL, NULL);
-  if (want && (named = gst_avhw_backend_find (want, NULL)))
-    list = g_list_prepend (NULL, named);
-  else if (!want)
+  if (!want)
     list = gst_avhw_backend_list ();
+  else if ((named = gst_avhw_backend_find (want, NULL)))
+    list = g_list_prepend (NULL, named);
   g_free (want);
+  return list;
+}
+
+/* Whether a backend that could serve @device_string takes GStreamer's own
+ * context type @type. */
+static gboolean
+is_foreign_type (const gchar * type, const gchar * device_string)
+{
+  GList *list = serving_backends (device_string), *l;
+  gboolean ret = FALSE;
+
   for (l = list; l && !ret; l = l->next)
     ret = g_strcmp0 (gst_avhw_backend_get_foreign_context_type (l->data),
         type) == 0;
@@ -190,23 +200,14 @@ make_foreign_context (GstAvhwDevice * device, const gchar * type)
 static void
 find_foreign_context (GstElement * element, const gchar * device_string)
 {
-  GList *list = NULL, *l;
-  gchar *want = NULL;
-  GstAvhwBackend *named;
+  GList *list = serving_backends (device_string), *l;
 
-  gst_avhw_device_parse_string (device_string, &want, NULL, NULL);
-  /* a named backend: that one alone (the others' plugins stay unloaded) */
-  if (want && (named = gst_avhw_backend_find (want, NULL)))
-    list = g_list_prepend (NULL, named);
-  else if (!want)
-    list = gst_avhw_backend_list ();
   for (l = list; l; l = l->next) {
     const gchar *type = gst_avhw_backend_get_foreign_context_type (l->data);
     GstQuery *query;
     GstContext *ctx = NULL;
 
-    if (!type || (want && g_strcmp0 (want,
-                gst_avhw_backend_get_name (l->data)) != 0))
+    if (!type)
       continue;
     query = gst_query_new_context (type);
     if (run_query (element, query, GST_PAD_SRC)
@@ -218,7 +219,6 @@ find_foreign_context (GstElement * element, const gchar * device_string)
     }
     gst_query_unref (query);
   }
-  g_free (want);
   g_list_free_full (list, gst_object_unref);
 }
 
