@@ -58,15 +58,12 @@ interop_query_upstream_of (GstElement * pipeline, const gchar * name,
   return ctx;
 }
 
+/* avhw_test_active_device(), which must be set */
 G_GNUC_UNUSED static GstAvhwDevice *
 interop_active_device (GstElement * pipeline, const gchar * name)
 {
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstAvhwDevice *d = NULL;
+  GstAvhwDevice *d = avhw_test_active_device (pipeline, name);
 
-  fail_unless (e != NULL, "no element %s", name);
-  g_object_get (e, "active-device", &d, NULL);
-  gst_object_unref (e);
   fail_unless (d != NULL, "%s has no active device", name);
   return d;
 }
