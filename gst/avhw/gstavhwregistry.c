@@ -128,6 +128,19 @@ ensure_tables_locked (void)
   }
 }
 
+/* The backend of type @type_name (a registry feature), loaded the first
+ * time and kept; NULL when refused. Lock held. */
+static GstAvhwBackend *
+get_locked (const gchar * type_name)
+{
+  GstAvhwBackend *backend = g_hash_table_lookup (loaded, type_name);
+
+  if (!backend && !g_hash_table_contains (refused, type_name)
+      && (backend = load_backend (type_name)))
+    g_hash_table_insert (loaded, g_strdup (type_name), backend);
+  return backend;
+}
+
 /* Scans the registry for backend types not seen yet; lock held. */
 static void
 scan_locked (void)
@@ -137,17 +150,8 @@ scan_locked (void)
   ensure_tables_locked ();
   features = gst_registry_feature_filter (gst_registry_get (),
       is_backend_feature, FALSE, NULL);
-  for (l = features; l; l = l->next) {
-    const gchar *name = gst_plugin_feature_get_name (l->data);
-    GstAvhwBackend *backend;
-
-    if (g_hash_table_contains (loaded, name)
-        || g_hash_table_contains (refused, name))
-      continue;
-    backend = load_backend (name);
-    if (backend)
-      g_hash_table_insert (loaded, g_strdup (name), backend);
-  }
+  for (l = features; l; l = l->next)
+    get_locked (gst_plugin_feature_get_name (l->data));
   gst_plugin_feature_list_free (features);
 }
 
@@ -242,13 +246,11 @@ find_by_type_name (const gchar * name)
   g_mutex_lock (&lock);
   ensure_tables_locked ();
   backend = g_hash_table_lookup (loaded, type_name);
-  if (!backend && !g_hash_table_contains (refused, type_name)) {
+  /* else only a type the registry has: a name that is none is not refused */
+  if (!backend) {
     feature = gst_registry_lookup_feature (gst_registry_get (), type_name);
-    if (feature && GST_IS_DYNAMIC_TYPE_FACTORY (feature)) {
-      backend = load_backend (type_name);
-      if (backend)
-        g_hash_table_insert (loaded, g_strdup (type_name), backend);
-    }
+    if (feature && GST_IS_DYNAMIC_TYPE_FACTORY (feature))
+      backend = get_locked (type_name);
     gst_clear_object (&feature);
   }
   if (backend && g_strcmp0 (gst_avhw_backend_get_name (backend), name) == 0)
