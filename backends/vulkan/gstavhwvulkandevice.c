@@ -375,30 +375,21 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
  * decoding only (no queue of it serves anything else), queues up to it
  * are made; d->lane_family -1 where FFmpeg keeps queue 0. */
 static void
-pick_lane_queue (VkDev * d, VkPhysicalDevice phys, guint lane,
-    GstAvhwVkPicked * q)
+pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
 {
-  VkQueueFamilyProperties *props;
-  uint32_t n = 0, i;
+  guint i;
 
   d->lane_family = -1;
-  if (lane == 0)
-    return;
-  vkGetPhysicalDeviceQueueFamilyProperties (phys, &n, NULL);
-  props = g_new0 (VkQueueFamilyProperties, MAX (n, 1));
-  vkGetPhysicalDeviceQueueFamilyProperties (phys, &n, props);
-  for (i = 0; i < q->n; i++) {
-    if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR || q->family[i] >= n)
+  for (i = 0; lane > 0 && i < q->n; i++) {
+    if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR)
       continue;
-    d->lane_queue = gst_avhw_vk_lane_queue_index (lane,
-        props[q->family[i]].queueCount);
+    d->lane_queue = gst_avhw_vk_lane_queue_index (lane, q->available[i]);
     if (d->lane_queue > 0) {
       d->lane_family = q->family[i];
       q->count[i] = d->lane_queue + 1;
     }
     break;
   }
-  g_free (props);
 }
 
 /* Creates @d's device for physical device @index, on the process's
@@ -440,7 +431,7 @@ create (VkDev * d, guint index, guint lane, AVVulkanDeviceContext * hwctx,
   pick_queues (hwctx->phys_dev, d->exts, q);
   if (q->n == 0)
     return g_strdup ("no queue family to use");
-  pick_lane_queue (d, hwctx->phys_dev, lane, q);
+  pick_lane_queue (d, lane, q);
   for (i = 0; i < G_N_ELEMENTS (prio); i++)
     prio[i] = 1.0f;
   for (i = 0; i < q->n; i++) {

@@ -82,6 +82,7 @@ pick_one (GstAvhwVkPicked * p, const VkQueueFamilyProperties2 * qf,
   if (codec_op)
     p->video_caps[k] |= vid[idx].videoCodecOperations;
   p->count[k] = 1;
+  p->available[k] = qf[idx].queueFamilyProperties.queueCount;
 }
 
 /* Adds @flag to the first family picked (graphics, or compute on a device

@@ -25,7 +25,8 @@ typedef struct
   guint32 family[8];
   VkQueueFlags flags[8];
   guint32 video_caps[8];        /* its video codec operations, where video */
-  guint32 count[8];
+  guint32 count[8];             /* queues to make */
+  guint32 available[8];         /* queues the family has */
 } GstAvhwVkPicked;
 
 /* From @n families (@qf, @vid: their video properties): one family for

@@ -87,6 +87,8 @@ GST_START_TEST (test_h100_shared)
   /* one of the seven decode queues (gstavhwvulkanqueues.h says why) */
   assert_family (&p, 1, 3, D, 1);
   fail_unless_equals_int (p.video_caps[1], h100[3].codecs);
+  /* the seven a device lane picks its own decode queue from */
+  fail_unless_equals_int (p.available[1], 7);
 }
 
 GST_END_TEST;
