@@ -48,19 +48,6 @@ gst_avhw_scale_backend_for_caps (GstCaps * caps, guint idx)
   return ret;
 }
 
-static gboolean
-device_holds (GstAvhwDevice * device, enum AVPixelFormat f)
-{
-  GArray *held = gst_avhw_device_get_sw_formats (device);
-  gboolean ret = FALSE;
-  guint i;
-
-  for (i = 0; i < held->len && !ret; i++)
-    ret = g_array_index (held, gint, i) == (gint) f;
-  g_array_unref (held);
-  return ret;
-}
-
 /* Whether converter @c can run here: a filter converter's filter is in
  * this FFmpeg. */
 gboolean
@@ -83,7 +70,7 @@ converter_converts (const GstAvhwConverterCaps * c, GstAvhwDevice * device,
       || !gst_avhw_converter_caps_takes (c, in)
       || !gst_avhw_converter_caps_makes (c, out))
     return FALSE;
-  return !device || device_holds (device, aout);
+  return !device || gst_avhw_device_holds_sw_format (device, aout);
 }
 
 /* Whether a converter of @backend (of @device, when given) makes @out

@@ -47,9 +47,25 @@ struct _GstAvhwDevice
   GstAvhwBackend *backend;
   guint index;
   AVBufferRef *device_ctx;
-  GArray *sw_formats;
+  GMutex formats_lock;          /* listed and their probes */
+  GArray *listed;               /* ListedFormat, the backend's order */
   gint n_sessions;              /* this device context's own, atomic */
 };
+
+/* A format the backend lists for the device, and whether frames of it
+ * could be allocated: probed when first asked about (can_allocate()) */
+typedef enum
+{
+  FORMAT_NOT_PROBED,
+  FORMAT_HELD,
+  FORMAT_REFUSED,
+} FormatState;
+
+typedef struct
+{
+  gint format;                  /* enum AVPixelFormat */
+  FormatState state;
+} ListedFormat;
 
 G_DEFINE_TYPE (GstAvhwDevice, gst_avhw_device, GST_TYPE_OBJECT);
 
@@ -62,7 +78,8 @@ gst_avhw_device_finalize (GObject * object)
       self->device_ctx ? self->device_ctx->data : NULL);
   av_buffer_unref (&self->device_ctx);
   gst_clear_object (&self->backend);
-  g_clear_pointer (&self->sw_formats, g_array_unref);
+  g_clear_pointer (&self->listed, g_array_unref);
+  g_mutex_clear (&self->formats_lock);
   G_OBJECT_CLASS (gst_avhw_device_parent_class)->finalize (object);
 }
 
@@ -91,6 +108,7 @@ gst_avhw_device_class_init (GstAvhwDeviceClass * klass)
 static void
 gst_avhw_device_init (GstAvhwDevice * self)
 {
+  g_mutex_init (&self->formats_lock);
 }
 
 GstAvhwDevice *
@@ -659,7 +677,9 @@ gst_avhw_device_get_caps_features (GstAvhwDevice * device)
  * some listed formats cannot be allocated (NVIDIA's Vulkan driver lists
  * p010le and others, then refuses frames of them: "no supported
  * modifiers"). Each is tried once with a small frame, so caps never offer
- * what the device cannot hold. */
+ * what the device cannot hold. A try makes a frames context and a frame:
+ * ~4 ms on NVIDIA's Vulkan driver, so a format is tried only when first
+ * asked about (all 16 at once were 62 ms of a first frame). */
 static gboolean
 can_allocate (GstAvhwDevice * device, enum AVPixelFormat sw_format)
 {
@@ -683,34 +703,82 @@ can_allocate (GstAvhwDevice * device, enum AVPixelFormat sw_format)
   return ok;
 }
 
+/* The formats the backend lists with a GStreamer equivalent, not probed
+ * yet on the first call; formats_lock held. A format without a GStreamer
+ * equivalent is never negotiated: not worth a probe (and probing some of
+ * those crashed FFmpeg 5.1's vulkan hwcontext on NVIDIA). */
 static GArray *
-usable_sw_formats (GstAvhwDevice * device)
+listed_locked (GstAvhwDevice * device)
 {
-  GArray *listed = gst_avhw_backend_get_sw_formats (device->backend,
-      device->device_ctx);
-  GArray *usable = g_array_new (FALSE, FALSE, sizeof (gint));
-  gint64 t0 = g_get_monotonic_time ();
+  GArray *listed;
   guint i;
 
+  if (device->listed)
+    return device->listed;
+  listed = gst_avhw_backend_get_sw_formats (device->backend,
+      device->device_ctx);
+  device->listed = g_array_new (FALSE, FALSE, sizeof (ListedFormat));
   for (i = 0; i < listed->len; i++) {
-    gint f = g_array_index (listed, gint, i);
+    ListedFormat lf = { g_array_index (listed, gint, i), FORMAT_NOT_PROBED };
 
-    /* A format without a GStreamer equivalent is never negotiated: not
-     * worth a probe (and probing some of those crashed FFmpeg 5.1's
-     * vulkan hwcontext on NVIDIA). */
-    if (gst_avhw_format_from_av (f) == GST_VIDEO_FORMAT_UNKNOWN)
-      continue;
-    if (can_allocate (device, f))
-      g_array_append_val (usable, f);
-    else
-      GST_INFO_OBJECT (device, "%s is listed but cannot be allocated",
-          av_get_pix_fmt_name (f));
+    if (gst_avhw_format_from_av (lf.format) != GST_VIDEO_FORMAT_UNKNOWN)
+      g_array_append_val (device->listed, lf);
   }
-  GST_DEBUG_OBJECT (device, "%u of %u listed formats usable, checked in "
-      "%.1f ms", usable->len, listed->len,
-      (g_get_monotonic_time () - t0) / 1000.0);
   g_array_unref (listed);
-  return usable;
+  return device->listed;
+}
+
+/* Whether @lf's frames can be allocated, probing it the first time;
+ * formats_lock held. */
+static gboolean
+probe_locked (GstAvhwDevice * device, ListedFormat * lf)
+{
+  if (lf->state == FORMAT_NOT_PROBED) {
+    gint64 t0 = g_get_monotonic_time ();
+
+    lf->state = can_allocate (device, lf->format) ? FORMAT_HELD :
+        FORMAT_REFUSED;
+    if (lf->state == FORMAT_REFUSED)
+      GST_INFO_OBJECT (device, "%s is listed but cannot be allocated",
+          av_get_pix_fmt_name (lf->format));
+    GST_DEBUG_OBJECT (device, "%s probed in %.1f ms",
+        av_get_pix_fmt_name (lf->format),
+        (g_get_monotonic_time () - t0) / 1000.0);
+  }
+  return lf->state == FORMAT_HELD;
+}
+
+/**
+ * gst_avhw_device_holds_sw_format: (skip)
+ * @device: a #GstAvhwDevice
+ * @sw_format: an `enum AVPixelFormat`
+ *
+ * Whether this device's frames can hold @sw_format: one of the formats
+ * gst_avhw_device_get_sw_formats() returns, found by trying that format
+ * alone (once per device), where the whole list tries them all.
+ *
+ * Returns: %TRUE when they can
+ */
+gboolean
+gst_avhw_device_holds_sw_format (GstAvhwDevice * device, gint sw_format)
+{
+  GArray *listed;
+  gboolean ret = FALSE;
+  guint i;
+
+  g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), FALSE);
+  g_mutex_lock (&device->formats_lock);
+  listed = listed_locked (device);
+  for (i = 0; i < listed->len; i++) {
+    ListedFormat *lf = &g_array_index (listed, ListedFormat, i);
+
+    if (lf->format == sw_format) {
+      ret = probe_locked (device, lf);
+      break;
+    }
+  }
+  g_mutex_unlock (&device->formats_lock);
+  return ret;
 }
 
 /**
@@ -718,17 +786,30 @@ usable_sw_formats (GstAvhwDevice * device)
  * @device: a #GstAvhwDevice
  *
  * Returns: (transfer full): the software formats (`enum AVPixelFormat` as
- *   gint) this device's frames can hold
+ *   gint) this device's frames can hold, in the backend's order
  */
 GArray *
 gst_avhw_device_get_sw_formats (GstAvhwDevice * device)
 {
+  GArray *listed, *usable;
+  gint64 t0;
+  guint i;
+
   g_return_val_if_fail (GST_IS_AVHW_DEVICE (device), NULL);
-  GST_OBJECT_LOCK (device);
-  if (!device->sw_formats)
-    device->sw_formats = usable_sw_formats (device);
-  GST_OBJECT_UNLOCK (device);
-  return g_array_ref (device->sw_formats);
+  usable = g_array_new (FALSE, FALSE, sizeof (gint));
+  t0 = g_get_monotonic_time ();
+  g_mutex_lock (&device->formats_lock);
+  listed = listed_locked (device);
+  for (i = 0; i < listed->len; i++) {
+    ListedFormat *lf = &g_array_index (listed, ListedFormat, i);
+
+    if (probe_locked (device, lf))
+      g_array_append_val (usable, lf->format);
+  }
+  GST_LOG_OBJECT (device, "%u of %u listed formats usable (%.1f ms)",
+      usable->len, listed->len, (g_get_monotonic_time () - t0) / 1000.0);
+  g_mutex_unlock (&device->formats_lock);
+  return usable;
 }
 
 static void

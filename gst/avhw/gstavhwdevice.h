@@ -73,6 +73,10 @@ GstCapsFeatures * gst_avhw_device_get_caps_features (GstAvhwDevice * device);
 GST_AVHW_API
 GArray * gst_avhw_device_get_sw_formats (GstAvhwDevice * device);
 
+GST_AVHW_API
+gboolean gst_avhw_device_holds_sw_format (GstAvhwDevice * device,
+    gint sw_format);
+
 G_END_DECLS
 
 G_BEGIN_DECLS

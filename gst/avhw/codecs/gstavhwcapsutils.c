@@ -7,6 +7,71 @@
 
 #include "gstavhwcapsutils.h"
 
+/* The names in @formats (a string or a list of them) whose frames
+ * @device holds, as a new list; asks the device about these formats alone
+ * (a format's first question tries an allocation). */
+static void
+held_names (GstAvhwDevice * device, const GValue * formats, GValue * held)
+{
+  guint i, n = GST_VALUE_HOLDS_LIST (formats) ?
+      gst_value_list_get_size (formats) : 1;
+
+  g_value_init (held, GST_TYPE_LIST);
+  for (i = 0; i < n; i++) {
+    const GValue *v = GST_VALUE_HOLDS_LIST (formats) ?
+        gst_value_list_get_value (formats, i) : formats;
+    enum AVPixelFormat av;
+
+    if (!G_VALUE_HOLDS_STRING (v))
+      continue;
+    av = gst_avhw_format_to_av (gst_video_format_from_string
+        (g_value_get_string (v)));
+    if (av != AV_PIX_FMT_NONE && gst_avhw_device_holds_sw_format (device, av))
+      gst_value_list_append_value (held, v);
+  }
+}
+
+/* @caps (taken) narrowed to the formats @device's frames hold: a structure
+ * that names formats keeps those held (asking about them alone); one that
+ * names none is intersected with the device's whole list. */
+static GstCaps *
+keep_held_formats (GstAvhwDevice * device, GstCaps * caps, gboolean to_device)
+{
+  GstCaps *res = gst_caps_new_empty (), *all = NULL;
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    const GValue *formats = gst_structure_get_value (s, "format");
+    GstCaps *one = gst_caps_copy_nth (caps, i);
+    GValue held = G_VALUE_INIT;
+
+    if (!formats) {
+      if (!all)
+        all = gst_avhw_device_get_raw_caps (device, to_device);
+      res = gst_caps_merge (res, gst_caps_intersect_full (one, all,
+              GST_CAPS_INTERSECT_FIRST));
+      gst_caps_unref (one);
+      continue;
+    }
+    held_names (device, formats, &held);
+    if (gst_value_list_get_size (&held) == 1)
+      gst_structure_set_value (gst_caps_get_structure (one, 0), "format",
+          gst_value_list_get_value (&held, 0));
+    else if (gst_value_list_get_size (&held) > 1)
+      gst_structure_set_value (gst_caps_get_structure (one, 0), "format",
+          &held);
+    if (gst_value_list_get_size (&held) > 0)
+      res = gst_caps_merge (res, one);
+    else
+      gst_caps_unref (one);
+    g_value_unset (&held);
+  }
+  gst_clear_caps (&all);
+  gst_caps_unref (caps);
+  return res;
+}
+
 /* @caps in one memory -> the same caps in the other memory (device memory of
  * @device when @to_device, else system memory), restricted to the formats
  * the device's frames can hold, followed by the structures of @caps that
@@ -17,7 +82,7 @@ gst_avhw_caps_switch_memory (GstAvhwDevice * device, GstCaps * caps,
     gboolean to_device, gboolean passthrough_device_only)
 {
   GstCaps *keep;
-  GstCaps *switched = gst_caps_new_empty (), *allowed, *res;
+  GstCaps *switched = gst_caps_new_empty (), *res;
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
@@ -28,10 +93,7 @@ gst_avhw_caps_switch_memory (GstAvhwDevice * device, GstCaps * caps,
 
     gst_caps_append_structure_full (switched, s, f);
   }
-  allowed = gst_avhw_device_get_raw_caps (device, to_device);
-  res = gst_caps_intersect_full (switched, allowed, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (switched);
-  gst_caps_unref (allowed);
+  res = keep_held_formats (device, switched, to_device);
   if (!passthrough_device_only)
     return gst_caps_merge (res, gst_caps_ref (caps));
   keep = gst_caps_new_empty ();

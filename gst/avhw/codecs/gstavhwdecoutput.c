@@ -26,19 +26,6 @@ GST_DEBUG_CATEGORY_EXTERN (gst_avhw_dec_debug);
 
 
 static gboolean
-device_holds (GstAvhwDec * self, enum AVPixelFormat fmt)
-{
-  GArray *fmts = gst_avhw_device_get_sw_formats (DEVICE (self));
-  gboolean ok = FALSE;
-  guint i;
-
-  for (i = 0; i < fmts->len; i++)
-    ok |= g_array_index (fmts, gint, i) == fmt;
-  g_array_unref (fmts);
-  return ok;
-}
-
-static gboolean
 downstream_takes (GstAvhwDec * self, const GstVideoInfo * info,
     const gchar * feature)
 {
@@ -120,11 +107,12 @@ update_output_state (GstAvhwDec * self, const AVFrame * frame,
   /* Our device memory first (no copy), then GStreamer's own device memory
    * for this kind of device (interop, one device copy at most), then
    * system memory. */
-  self->device_memory = device_holds (self, sw_fmt)
+  self->device_memory = gst_avhw_device_holds_sw_format (DEVICE (self), sw_fmt)
       && downstream_takes (self, &info,
       gst_avhw_backend_get_caps_feature (backend));
   self->foreign_memory = !self->device_memory && foreign
-      && device_holds (self, sw_fmt) && downstream_takes (self, &info, foreign)
+      && gst_avhw_device_holds_sw_format (DEVICE (self), sw_fmt)
+      && downstream_takes (self, &info, foreign)
       && exports_foreign (self, backend, sw_fmt, foreign);
 
   st = gst_video_decoder_set_interlaced_output_state (dec, fmt,
