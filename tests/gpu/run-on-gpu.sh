@@ -218,6 +218,9 @@ if has check; then
     [ -x "$GPUBUNDLE/bin/elements_autoplug" ] && run_check elements_autoplug "$GPUBUNDLE/bin/elements_autoplug"
     run_check libs_registry "$GPUBUNDLE/bin/libs_registry" AVHW_BUILT_BACKENDS=vulkan,opencl,cuda
     run_check libs_cache "$GPUBUNDLE/bin/libs_cache"
+    # the formats a device's frames hold, tried one at a time (a test
+    # backend on FFmpeg's vulkan device: NVIDIA's driver here)
+    [ -x "$GPUBUNDLE/bin/libs_devformats" ] && run_check libs_devformats "$GPUBUNDLE/bin/libs_devformats"
     run_check libs_cache_reuse_off "$GPUBUNDLE/bin/libs_cache_reuse_off" GST_AVHW_REUSE=0
     run_check libs_cache_lanes "$GPUBUNDLE/bin/libs_cache" GST_AVHW_DEVICE_LANES=2
     # seven kept (joined) decoders at once, on one VkDevice and on the
