@@ -33,7 +33,6 @@
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanpick.h"
 #include "gstavhwvulkanlanequeue.h"
-#include "gstavhwvulkanquerywait.h"
 #include "gstavhwvulkanqueues.h"
 #include "gstavhwvulkansemfix.h"
 
@@ -533,7 +532,6 @@ vk_open_device (GstAvhwBackend * backend, guint index,
     gst_avhw_vk_sem_fix_install (dctx);
   if (d->lane_family >= 0)
     gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue);
-  gst_avhw_vk_query_wait_install (dctx, backend, index);
   init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
   init_us = g_get_monotonic_time () - init_us;
