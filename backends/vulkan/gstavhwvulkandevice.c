@@ -380,6 +380,16 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
   guint i;
 
   d->lane_family = -1;
+  for (i = 0; lane == 0 && g_getenv ("GST_AVHW_VK_THREAD_QUEUES") && i < q->n;
+      i++) {
+    if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR)
+      continue;
+    gst_avhw_vk_thread_queues = q->available[i];
+    d->lane_family = q->family[i];
+    d->lane_queue = G_MAXUINT32;
+    q->count[i] = q->available[i];
+    return;
+  }
   for (i = 0; lane > 0 && i < q->n; i++) {
     if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR)
       continue;

@@ -31,10 +31,18 @@ typedef struct
 {
   VkDevice dev;
   guint32 family, index;
+  guint32 per_thread;           /* experiment: > 0, a queue of that many per thread */
 } LaneQueue;
+
+/* experiment (GST_AVHW_VK_THREAD_QUEUES=1): the queue each thread's
+ * decoders get, + 1 */
+static GPrivate thread_queue;
+static gint next_thread_queue;
 
 static GMutex lanes_lock;
 static GArray *lanes;           /* LaneQueue, one per device that has one */
+
+guint32 gst_avhw_vk_thread_queues;
 
 guint32
 gst_avhw_vk_lane_queue_index (guint lane, guint32 n_queues)
@@ -55,6 +63,17 @@ lane_get_device_queue (VkDevice dev, uint32_t family, uint32_t index,
 
       if (l->dev == dev && l->family == family) {
         index = l->index;
+        if (l->per_thread) {
+          guint q = GPOINTER_TO_UINT (g_private_get (&thread_queue));
+
+          if (!q) {
+            q = (guint) g_atomic_int_add (&next_thread_queue, 1)
+                % l->per_thread + 1;
+            g_private_set (&thread_queue, GUINT_TO_POINTER (q));
+            GST_INFO ("thread %p decodes on queue %u", g_thread_self (), q - 1);
+          }
+          index = q - 1;
+        }
         break;
       }
     }
@@ -68,7 +87,12 @@ gst_avhw_vk_lane_queue_install (AVHWDeviceContext * dctx, guint32 family,
     guint32 index)
 {
   AVVulkanDeviceContext *hwctx = dctx->hwctx;
-  LaneQueue l = { hwctx->act_dev, family, index };
+  LaneQueue l = { hwctx->act_dev, family, index, 0 };
+
+  if (index == G_MAXUINT32) {
+    l.index = 0;
+    l.per_thread = gst_avhw_vk_thread_queues;
+  }
 
   g_mutex_lock (&lanes_lock);
   if (!lanes)

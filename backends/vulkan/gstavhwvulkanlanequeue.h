@@ -20,6 +20,11 @@ G_GNUC_INTERNAL
 void gst_avhw_vk_lane_queue_install (AVHWDeviceContext * dctx,
     guint32 family, guint32 index);
 
+/* experiment: GST_AVHW_VK_THREAD_QUEUES=1 made lane 0 with this many
+ * decode queues, a thread's decoders on one of them (install with index
+ * G_MAXUINT32) */
+G_GNUC_INTERNAL extern guint32 gst_avhw_vk_thread_queues;
+
 /* When @dev is destroyed. */
 G_GNUC_INTERNAL
 void gst_avhw_vk_lane_queue_remove (VkDevice dev);
