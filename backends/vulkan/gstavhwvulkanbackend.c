@@ -326,6 +326,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
    * (gstavhwvulkandevice.c). */
   bclass->open_device = vk_open_device;
   bclass->get_default_lanes = vk_get_default_lanes;
+  bclass->get_lane_sessions = vk_get_lane_sessions;
 }
 
 static void

@@ -44,10 +44,15 @@ G_GNUC_INTERNAL
 AVBufferRef *vk_open_device (GstAvhwBackend * backend, guint index,
     const GstStructure * options, GError ** error);
 
-/* From gstavhwvulkandevice.c: get_default_lanes: one device context per
- * video decode queue where the backend makes the VkDevice, else 1. */
+/* From gstavhwvulkandevice.c: get_default_lanes: two device contexts
+ * where the backend makes the VkDevice and the device has several decode
+ * queues (lane 0 one queue, lane 1 the others), else 1; get_lane_sessions:
+ * lane 1 runs a session per decode queue but one. */
 G_GNUC_INTERNAL
 guint vk_get_default_lanes (GstAvhwBackend * backend, guint index);
+G_GNUC_INTERNAL
+guint vk_get_lane_sessions (GstAvhwBackend * backend, guint index,
+    guint lane);
 
 /* From gstavhwvulkancaps.c: sets query_decoder
  * (video queues, extensions and profile capabilities, asked once). */

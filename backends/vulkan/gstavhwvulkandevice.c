@@ -82,6 +82,8 @@ typedef struct
   gint64 create_us;             /* what vkCreateDevice took */
   gint lane_family;             /* the decode family of a lane's own queue, */
   guint32 lane_queue;           /* that queue (gstavhwvulkanlanequeue.c) */
+  guint32 per_thread;           /* > 0: from lane_queue on, that many, a
+                                 * thread's decoders on one */
   VkPhysicalDeviceVulkan11Features f11;
   VkPhysicalDeviceVulkan12Features f12;
   VkPhysicalDeviceVulkan13Features f13;
@@ -371,32 +373,35 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
   g_free (qf);
 }
 
-/* Lane @lane's decode queue (gstavhwvulkanlanequeue.c): in a family of
- * decoding only (no queue of it serves anything else), queues up to it
- * are made; d->lane_family -1 where FFmpeg keeps queue 0. */
+/* Lane @lane's decode queues (gstavhwvulkanlanequeue.c), in a family of
+ * decoding only (no queue of it serves anything else). With the backend's
+ * lanes (GST_AVHW_DEVICE_LANES unset or 0, vk_get_default_lanes()): lane 0
+ * FFmpeg's queue 0 alone, lane 1 every queue, each thread's decoders on
+ * one of queues 1 to n - 1 (d->per_thread). With lanes the application
+ * chose: lane k the queues up to k % n, decoding on that one.
+ * d->lane_family -1 where FFmpeg keeps queue 0. */
 static void
 pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
 {
+  gboolean chosen = gst_avhw_cache_get_lanes () > 0;
   guint i;
 
   d->lane_family = -1;
-  for (i = 0; lane == 0 && g_getenv ("GST_AVHW_VK_THREAD_QUEUES") && i < q->n;
-      i++) {
-    if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR)
-      continue;
-    gst_avhw_vk_thread_queues = q->available[i];
-    d->lane_family = q->family[i];
-    d->lane_queue = G_MAXUINT32;
-    q->count[i] = q->available[i];
-    return;
-  }
+  d->per_thread = 0;
   for (i = 0; lane > 0 && i < q->n; i++) {
     if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR)
       continue;
-    d->lane_queue = gst_avhw_vk_lane_queue_index (lane, q->available[i]);
-    if (d->lane_queue > 0) {
+    if (!chosen && lane == 1 && q->available[i] > 1) {
       d->lane_family = q->family[i];
-      q->count[i] = d->lane_queue + 1;
+      d->lane_queue = 1;
+      d->per_thread = q->available[i] - 1;
+      q->count[i] = q->available[i];
+    } else {
+      d->lane_queue = gst_avhw_vk_lane_queue_index (lane, q->available[i]);
+      if (d->lane_queue > 0) {
+        d->lane_family = q->family[i];
+        q->count[i] = d->lane_queue + 1;
+      }
     }
     break;
   }
@@ -484,21 +489,34 @@ create (VkDev * d, guint index, guint lane, AVVulkanDeviceContext * hwctx,
 
 #endif
 
-/* NVIDIA's driver decodes the H.264 of one VkDevice's sessions about one
- * stream at a time (docs/performance.md, runs 86-87: seven 1080p streams
- * 632 fps on one device, 1,178 on seven), and a VkDevice of the backend's
- * costs ~95 ms and little memory: the device cache may open one per video
- * decode queue for sessions that run at once, each lane decoding on a
- * queue of its own (gstavhwvulkanlanequeue.c). FFmpeg's own devices (older
- * FFmpeg) take most of a second each and decode nothing: one. */
+/* NVIDIA's driver decodes on one engine for a queue index, whichever
+ * VkDevice the queue belongs to, and FFmpeg 7.1 must run each decoder on
+ * one queue (gstavhwvulkanqueues.h); a VkDevice of the backend's costs
+ * 80-90 ms with one decode queue, 130-170 with seven, and the driver makes
+ * one device at a time (run 105). So where the backend makes its devices
+ * and the device has several decode queues, the cache may open two
+ * contexts: lane 0 with one decode queue (a lone pipeline opens fastest)
+ * and, once lane 0 has a session, lane 1 with every decode queue, each
+ * thread's decoders on one of the queues lane 0 does not use
+ * (gstavhwvulkanlanequeue.c), so lane 1 runs that many sessions at full
+ * speed. FFmpeg's own devices (older FFmpeg) take most of a second each
+ * and decode nothing: one. */
 guint
 vk_get_default_lanes (GstAvhwBackend * backend, guint index)
 {
 #if VK_OWN_DEVICE
-  return MAX (vk_decode_queue_count (index), 1);
+  return vk_decode_queue_count (index) > 1 ? 2 : 1;
 #else
   return 1;
 #endif
+}
+
+guint
+vk_get_lane_sessions (GstAvhwBackend * backend, guint index, guint lane)
+{
+  guint n = vk_decode_queue_count (index);
+
+  return lane == 1 && n > 1 ? n - 1 : 1;
 }
 
 /* A vulkan device context for physical device @index, FFmpeg's own where
@@ -541,7 +559,8 @@ vk_open_device (GstAvhwBackend * backend, guint index,
               dctx->hwctx)->phys_dev))
     gst_avhw_vk_sem_fix_install (dctx);
   if (d->lane_family >= 0)
-    gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue);
+    gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue,
+        d->per_thread);
   init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
   init_us = g_get_monotonic_time () - init_us;

@@ -1,18 +1,30 @@
-/* gst-avhw: Vulkan backend, a device lane's own decode queue
+/* gst-avhw: Vulkan backend, the decode queue each decoder uses
  *
  * Each VkDevice of the backend declares one decode queue to FFmpeg
  * (gstavhwvulkanqueues.h says why), and FFmpeg takes queue 0 of the
  * family. NVIDIA's driver decodes on one engine for a queue index,
  * whichever VkDevice the queue belongs to: seven 1080p H.264 streams, each
  * on a VkDevice of its own, ran at 471 fps on queue 0 of each (run 93) and
- * at 1,197 on queues 0 and 1 of each (run 88), while seven VkDevices are
- * what the device cache's lanes are for. So the VkDevice of lane k
- * (GST_AVHW_OPTION_LANE, gstavhwcache.c) makes k % n + 1 queues of its
- * decode family (of the n it has) and FFmpeg's vkGetDeviceQueue for queue
- * 0 of that family gets queue k % n: lanes decode on different queues, and
- * each decoder's frames still run on one queue, in order. The function
- * reaches FFmpeg through the device context's get_proc_addr
- * (gstavhwvulkanhooks.c); every other device and queue passes through.
+ * at 4,572 on a queue of its own each (run 94). FFmpeg's vkGetDeviceQueue
+ * for queue 0 of the decode family therefore gets another queue on the
+ * device cache's lanes (gstavhwcache.c, vk_get_default_lanes()):
+ *
+ * - the backend's lane 1 makes every queue of the family, and each thread
+ *   that makes decoders gets one of queues 1 to n - 1, in turn
+ *   (gstavhwvulkanthreadqueue.h): a pipeline's decoders are made in its
+ *   streaming thread, so pipelines at once decode on different queues, on
+ *   one device instead of one device each (one VkDevice with seven queues
+ *   and a queue per thread: seven 1080p H.264 streams 4,772-4,782 fps,
+ *   the last first frame at 333 ms, against 4,611-4,659 and 1,011 ms on
+ *   seven lanes; run 107); lane 0 keeps queue 0 for a lone pipeline;
+ * - with lanes the application chose (GST_AVHW_DEVICE_LANES > 1), lane k's
+ *   VkDevice makes k % n + 1 queues (of the n it has) and gets queue
+ *   k % n.
+ *
+ * A decoder's frames run on the one queue its execution pool took, in
+ * order. The function reaches FFmpeg through the device context's
+ * get_proc_addr (gstavhwvulkanhooks.c); every other device and queue
+ * passes through.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -23,6 +35,7 @@
 #include <libavutil/hwcontext_vulkan.h>
 #include "gstavhwvulkanhooks.h"
 #include "gstavhwvulkanlanequeue.h"
+#include "gstavhwvulkanthreadqueue.h"
 
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
@@ -31,18 +44,11 @@ typedef struct
 {
   VkDevice dev;
   guint32 family, index;
-  guint32 per_thread;           /* experiment: > 0, a queue of that many per thread */
+  guint32 per_thread;           /* > 0: each thread one of that many from index */
 } LaneQueue;
-
-/* experiment (GST_AVHW_VK_THREAD_QUEUES=1): the queue each thread's
- * decoders get, + 1 */
-static GPrivate thread_queue;
-static gint next_thread_queue;
 
 static GMutex lanes_lock;
 static GArray *lanes;           /* LaneQueue, one per device that has one */
-
-guint32 gst_avhw_vk_thread_queues;
 
 guint32
 gst_avhw_vk_lane_queue_index (guint lane, guint32 n_queues)
@@ -64,15 +70,8 @@ lane_get_device_queue (VkDevice dev, uint32_t family, uint32_t index,
       if (l->dev == dev && l->family == family) {
         index = l->index;
         if (l->per_thread) {
-          guint q = GPOINTER_TO_UINT (g_private_get (&thread_queue));
-
-          if (!q) {
-            q = (guint) g_atomic_int_add (&next_thread_queue, 1)
-                % l->per_thread + 1;
-            g_private_set (&thread_queue, GUINT_TO_POINTER (q));
-            GST_INFO ("thread %p decodes on queue %u", g_thread_self (), q - 1);
-          }
-          index = q - 1;
+          index = l->index + gst_avhw_vk_thread_queue (l->per_thread);
+          GST_DEBUG ("thread %p: decode queue %u", g_thread_self (), index);
         }
         break;
       }
@@ -84,15 +83,10 @@ lane_get_device_queue (VkDevice dev, uint32_t family, uint32_t index,
 
 void
 gst_avhw_vk_lane_queue_install (AVHWDeviceContext * dctx, guint32 family,
-    guint32 index)
+    guint32 index, guint32 per_thread)
 {
   AVVulkanDeviceContext *hwctx = dctx->hwctx;
-  LaneQueue l = { hwctx->act_dev, family, index, 0 };
-
-  if (index == G_MAXUINT32) {
-    l.index = 0;
-    l.per_thread = gst_avhw_vk_thread_queues;
-  }
+  LaneQueue l = { hwctx->act_dev, family, index, per_thread };
 
   g_mutex_lock (&lanes_lock);
   if (!lanes)
@@ -101,8 +95,12 @@ gst_avhw_vk_lane_queue_install (AVHWDeviceContext * dctx, guint32 family,
   g_mutex_unlock (&lanes_lock);
   gst_avhw_vk_hook_install (dctx, "vkGetDeviceQueue", NULL,
       (PFN_vkVoidFunction) lane_get_device_queue);
-  GST_INFO ("VkDevice %p: FFmpeg decodes on queue %u of family %u",
-      (gpointer) hwctx->act_dev, index, family);
+  if (per_thread)
+    GST_INFO ("VkDevice %p: each thread's decoders on one of the %u queues "
+        "of family %u", (gpointer) hwctx->act_dev, per_thread, family);
+  else
+    GST_INFO ("VkDevice %p: FFmpeg decodes on queue %u of family %u",
+        (gpointer) hwctx->act_dev, index, family);
 }
 
 void

@@ -167,6 +167,12 @@ G_BEGIN_DECLS
  *   more than 1 where the device's driver serialises work per context and
  *   each context is cheap. Optional (added in version 2 from the padding);
  *   absent or 0: 1.
+ * @get_lane_sessions: how many sessions lane @lane (0 to get_default_lanes
+ *   - 1) of device @index runs at full speed: the cache places a session
+ *   on the open lane with the fewest sessions for that many, and opens the
+ *   next lane only when every open one has that many. Asked only for the
+ *   lanes get_default_lanes chose. Optional (added in version 2 from the
+ *   padding); absent or 0: 1.
  *
  * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
  * and memory) is not in the class: a backend that has it implements the
@@ -240,9 +246,11 @@ struct _GstAvhwBackendClass
       AVFrame * dst, const AVFrame * src, GError ** error);
   void (*converter_close) (GstAvhwBackend * backend, gpointer session);
   guint (*get_default_lanes) (GstAvhwBackend * backend, guint index);
+  guint (*get_lane_sessions) (GstAvhwBackend * backend, guint index,
+      guint lane);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 6];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 7];
 };
 
 /**

@@ -230,12 +230,14 @@ lane_options (guint lane)
 }
 
 /* The lane of device @index of @backend for a plain open: the open lane
- * with the fewest sessions of its own; the first lane not open yet only
- * when every open one has sessions. A lane being opened counts as busy. */
+ * with the fewest sessions of its own for the sessions it runs at full
+ * speed (@cap, 1 each unless the backend says), ties to the first; the
+ * first lane not open yet only when every open one has that many. A lane
+ * being opened counts one session. */
 static guint
-pick_lane (GstAvhwBackend * backend, guint index, guint n)
+pick_lane (GstAvhwBackend * backend, guint index, guint n, const guint * cap)
 {
-  guint l, best = 0, best_load = G_MAXUINT, free_lane = G_MAXUINT;
+  guint l, best = 0, best_load = 1, best_cap = 0, free_lane = G_MAXUINT;
   GString *s = g_string_new (NULL);
 
   g_mutex_lock (&lock);
@@ -254,16 +256,19 @@ pick_lane (GstAvhwBackend * backend, guint index, guint n)
       continue;
     }
     load = e->device ? gst_avhw_device_get_n_own_sessions (e->device) : 1;
-    g_string_append_printf (s, " %u:%u", l, load);
-    if (load < best_load) {
+    g_string_append_printf (s, " %u:%u/%u", l, load, cap[l]);
+    /* load / cap below the best's, in integers */
+    if (best_cap == 0 || (guint64) load * best_cap < (guint64) best_load
+        * cap[l]) {
       best_load = load;
+      best_cap = cap[l];
       best = l;
     }
   }
   g_mutex_unlock (&lock);
-  if (best_load > 0 && free_lane != G_MAXUINT)
+  if ((best_cap == 0 || best_load >= best_cap) && free_lane != G_MAXUINT)
     best = free_lane;
-  GST_DEBUG ("%s:%u: lane %u (sessions per open lane:%s)",
+  GST_DEBUG ("%s:%u: lane %u (sessions per open lane, of those it runs:%s)",
       gst_avhw_backend_get_name (backend), index, best, s->str);
   g_string_free (s, TRUE);
   return best;
@@ -281,15 +286,22 @@ open_cached (GstAvhwBackend * backend, guint index, gpointer user_data,
 
   /* lanes only for plain opens: options name a context of their own */
   if (!a.options) {
-    n = gst_avhw_cache_get_lanes ();
-    if (n == 0) {
-      GstAvhwBackendClass *k = GST_AVHW_BACKEND_GET_CLASS (backend);
+    GstAvhwBackendClass *k = GST_AVHW_BACKEND_GET_CLASS (backend);
+    guint cap[GST_AVHW_MAX_LANES], l;
+    gboolean chosen;
 
+    n = gst_avhw_cache_get_lanes ();
+    chosen = n > 0;
+    if (!chosen) {
       n = k->get_default_lanes ? k->get_default_lanes (backend, index) : 1;
       n = CLAMP (n, 1, GST_AVHW_MAX_LANES);
     }
+    /* asked outside the cache's lock: the backend may query its device */
+    for (l = 0; l < n; l++)
+      cap[l] = !chosen && k->get_lane_sessions ?
+          MAX (k->get_lane_sessions (backend, index, l), 1) : 1;
     if (n > 1)
-      a.options = opts = lane_options (pick_lane (backend, index, n));
+      a.options = opts = lane_options (pick_lane (backend, index, n, cap));
   }
   key = make_key (backend, index, a.options);
   device = get_or_create (key, create_device, &a, error);

@@ -716,6 +716,51 @@ GST_START_TEST (test_backend_default_lanes)
 
 GST_END_TEST;
 
+/* lane 1 of multi:0 runs three sessions at full speed, as the vulkan
+ * backend's lane 1 runs one per decode queue but one */
+static guint
+lane1_runs_three (GstAvhwBackend * b, guint index, guint lane)
+{
+  return lane == 1 ? 3 : 1;
+}
+
+/* The backend's get_lane_sessions: lane 0 takes the first session, lane 1
+ * the next three, and only then do sessions share: the fifth goes to lane
+ * 0 (both full, ties to the first). Lanes the application chose ignore it. */
+GST_START_TEST (test_backend_lane_sessions)
+{
+  GstAvhwBackendClass *k = GST_AVHW_BACKEND_GET_CLASS (multi);
+  GstAvhwDevice *d[6];
+  guint i;
+
+  setup ();
+  k->get_default_lanes = two_lanes_on_multi0;
+  k->get_lane_sessions = lane1_runs_three;
+  for (i = 0; i < 5; i++) {
+    d[i] = gst_avhw_device_open ("multi:0", NULL, NULL);
+    fail_unless (d[i] != NULL);
+    gst_avhw_device_acquire_session (d[i]);
+  }
+  fail_unless (d[1] != d[0], "the second session did not open lane 1");
+  fail_unless (d[2] == d[1] && d[3] == d[1], "lane 1 not filled to three");
+  fail_unless (d[4] == d[0], "the fifth session not on lane 0");
+  /* two lanes the application chose: one session each, then in turn */
+  gst_avhw_cache_set_lanes (2);
+  d[5] = gst_avhw_device_open ("multi:0", NULL, NULL);
+  fail_unless (d[5] == d[0], "chosen lanes placed by the backend's sessions: "
+      "lane 0 has 2, lane 1 has 3");
+  gst_avhw_cache_set_lanes (0);
+  k->get_default_lanes = NULL;
+  k->get_lane_sessions = NULL;
+  for (i = 0; i < 5; i++)
+    gst_avhw_device_release_session (d[i]);
+  assert_all_idle ();
+  for (i = 0; i < 6; i++)
+    gst_object_unref (d[i]);
+}
+
+GST_END_TEST;
+
 /* A device named on one element reaches the elements left at auto, up-
  * and downstream, whatever order they reach READY in: with four devices
  * and the least busy one otherwise chosen (multi:0), each `auto` element
@@ -962,6 +1007,7 @@ placement_suite (void)
   tcase_add_test (tc, test_pipeline_shares_one_device);
   tcase_add_test (tc, test_pipelines_take_lanes);
   tcase_add_test (tc, test_backend_default_lanes);
+  tcase_add_test (tc, test_backend_lane_sessions);
   tcase_add_test (tc, test_named_device_reaches_auto_neighbours);
   tcase_add_test (tc, test_encoders_count_transfers_do_not);
   tcase_add_test (tc, test_active_device_property);
