@@ -70,7 +70,7 @@ lane_get_device_queue (VkDevice dev, uint32_t family, uint32_t index,
       if (l->dev == dev && l->family == family) {
         index = l->index;
         if (l->per_thread) {
-          index = l->index + gst_avhw_vk_thread_queue (l->per_thread);
+          index += gst_avhw_vk_thread_queue (l->per_thread);
           GST_DEBUG ("thread %p: decode queue %u", g_thread_self (), index);
         }
         break;

@@ -296,12 +296,13 @@ open_cached (GstAvhwBackend * backend, guint index, gpointer user_data,
       n = k->get_default_lanes ? k->get_default_lanes (backend, index) : 1;
       n = CLAMP (n, 1, GST_AVHW_MAX_LANES);
     }
-    /* asked outside the cache's lock: the backend may query its device */
-    for (l = 0; l < n; l++)
-      cap[l] = !chosen && k->get_lane_sessions ?
-          MAX (k->get_lane_sessions (backend, index, l), 1) : 1;
-    if (n > 1)
+    if (n > 1) {
+      /* asked outside the cache's lock: the backend may query its device */
+      for (l = 0; l < n; l++)
+        cap[l] = !chosen && k->get_lane_sessions ?
+            MAX (k->get_lane_sessions (backend, index, l), 1) : 1;
       a.options = opts = lane_options (pick_lane (backend, index, n, cap));
+    }
   }
   key = make_key (backend, index, a.options);
   device = get_or_create (key, create_device, &a, error);

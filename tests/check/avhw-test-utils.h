@@ -97,6 +97,13 @@ avhw_test_one_device (GstAvhwBackend * b, gchar ** reason)
   return 1;
 }
 
+/* For test backends with no decoder or encoder candidates: avhwdec
+ * decodes in software, avhwenc uses its fallback. */
+static inline void
+avhw_test_no_codecs (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
+{
+}
+
 /* For test backends standing in for a device with a hardware H.264
  * decoder: FFmpeg's h264 as its candidate (opened on the device as a
  * hardware decoder would be; the pictures decode in software here). */

@@ -65,11 +65,6 @@ multi_open_device (GstAvhwBackend * b, guint index,
 }
 
 static void
-no_codecs (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
-{
-}
-
-static void
 gst_avhw_multi_backend_class_init (GstAvhwMultiBackendClass * k)
 {
   GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
@@ -82,8 +77,8 @@ gst_avhw_multi_backend_class_init (GstAvhwMultiBackendClass * k)
   b->rank = GST_RANK_PRIMARY + 100;
   b->get_n_devices = multi_get_n_devices;
   b->open_device = multi_open_device;
-  b->get_decoders = no_codecs;
-  b->get_encoders = no_codecs;
+  b->get_decoders = avhw_test_no_codecs;
+  b->get_encoders = avhw_test_no_codecs;
   b->get_sw_formats = avhw_test_common_sw_formats;
 }
 
@@ -132,8 +127,8 @@ gst_avhw_broken_backend_class_init (GstAvhwBrokenBackendClass * k)
   b->caps_feature = "memory:AVHWBroken";
   b->get_n_devices = broken_get_n_devices;
   b->open_device = broken_open_device;
-  b->get_decoders = no_codecs;
-  b->get_encoders = no_codecs;
+  b->get_decoders = avhw_test_no_codecs;
+  b->get_encoders = avhw_test_no_codecs;
 }
 
 static void

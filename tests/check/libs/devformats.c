@@ -56,11 +56,6 @@ formats_get_buffer (GstAvhwBackend * b, AVBufferRef * frames_ctx,
 }
 
 static void
-no_codecs (GstAvhwBackend * b, enum AVCodecID id, GPtrArray * out)
-{
-}
-
-static void
 gst_avhw_formats_backend_class_init (GstAvhwFormatsBackendClass * k)
 {
   GstAvhwBackendClass *b = GST_AVHW_BACKEND_CLASS (k);
@@ -71,8 +66,8 @@ gst_avhw_formats_backend_class_init (GstAvhwFormatsBackendClass * k)
   b->hw_pix_fmt = "vulkan";
   b->caps_feature = "memory:AVHWFormats";
   b->get_n_devices = avhw_test_one_device;
-  b->get_decoders = no_codecs;
-  b->get_encoders = no_codecs;
+  b->get_decoders = avhw_test_no_codecs;
+  b->get_encoders = avhw_test_no_codecs;
   b->get_sw_formats = formats_sw_formats;
   b->frames_get_buffer = formats_get_buffer;
 }
