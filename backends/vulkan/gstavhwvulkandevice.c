@@ -26,6 +26,7 @@
 #endif
 
 #include <string.h>
+#include <unistd.h>
 #include <vulkan/vulkan.h>
 #include <gst/avhw/gstavhw-impl.h>
 #include <libavutil/hwcontext_vulkan.h>
@@ -33,6 +34,7 @@
 #include "gstavhwvulkanbackend.h"
 #include "gstavhwvulkanpick.h"
 #include "gstavhwvulkanlanequeue.h"
+#include "gstavhwvulkanqueueclaim.h"
 #include "gstavhwvulkanqueues.h"
 #include "gstavhwvulkansemfix.h"
 
@@ -84,6 +86,9 @@ typedef struct
   guint32 lane_queue;           /* that queue (gstavhwvulkanlanequeue.c) */
   guint32 per_thread;           /* > 0: from lane_queue on, that many, a
                                  * thread's decoders on one */
+  guint32 n_family;             /* the decode family's queues */
+  gint claim_fd;                /* lane 0's claim on lane_queue, or -1 */
+  gchar key[GST_AVHW_VK_KEY_LEN];       /* the device's claims' name */
   VkPhysicalDeviceVulkan11Features f11;
   VkPhysicalDeviceVulkan12Features f12;
   VkPhysicalDeviceVulkan13Features f13;
@@ -107,6 +112,7 @@ vk_dev_free (AVHWDeviceContext * dctx)
     gst_avhw_vk_lane_queue_remove (d->dev);
     vkDestroyDevice (d->dev, NULL);
   }
+  gst_avhw_vk_unclaim (d->claim_fd);
   g_strfreev (d->exts);
   g_free (d);
 }
@@ -384,19 +390,34 @@ static void
 pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
 {
   gboolean chosen = gst_avhw_cache_get_lanes () > 0;
+  gint claimed;
   guint i;
 
   d->lane_family = -1;
   d->per_thread = 0;
-  for (i = 0; lane > 0 && i < q->n; i++) {
+  for (i = 0; i < q->n; i++) {
     if (q->flags[i] != VK_QUEUE_VIDEO_DECODE_BIT_KHR)
       continue;
+    d->n_family = q->available[i];
     if (!chosen && lane == 1 && q->available[i] > 1) {
       d->lane_family = q->family[i];
       d->lane_queue = 1;
       d->per_thread = q->available[i] - 1;
       q->count[i] = q->available[i];
-    } else {
+    } else if (!chosen && lane == 0 && q->available[i] > 1) {
+      /* another process's lane 0 may decode on queue 0 */
+      claimed = gst_avhw_vk_claim (gst_avhw_vk_claim_dir (), d->key,
+          q->available[i], &d->claim_fd);
+      d->lane_queue = claimed >= 0 ? (guint32) claimed :
+          (guint32) getpid () % q->available[i];
+      GST_DEBUG ("lane 0 decodes on queue %u of %u%s", d->lane_queue,
+          q->available[i], claimed >= 0 ? " (claimed)" :
+          " (every queue claimed: one by the process id)");
+      if (d->lane_queue > 0) {
+        d->lane_family = q->family[i];
+        q->count[i] = d->lane_queue + 1;
+      }
+    } else if (lane > 0) {
       d->lane_queue = gst_avhw_vk_lane_queue_index (lane, q->available[i]);
       if (d->lane_queue > 0) {
         d->lane_family = q->family[i];
@@ -405,6 +426,24 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
     }
     break;
   }
+}
+
+/* @d's key: the claims' name of physical device @phys. */
+static void
+set_key (VkDev * d, VkPhysicalDevice phys)
+{
+  VkPhysicalDeviceIDProperties id = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES,
+  };
+  VkPhysicalDeviceProperties2 props = {
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id,
+  };
+  guint i;
+
+  G_STATIC_ASSERT (GST_AVHW_VK_KEY_LEN == 2 * VK_UUID_SIZE + 1);
+  vkGetPhysicalDeviceProperties2 (phys, &props);
+  for (i = 0; i < VK_UUID_SIZE; i++)
+    g_snprintf (d->key + 2 * i, 3, "%02x", id.deviceUUID[i]);
 }
 
 /* Creates @d's device for physical device @index, on the process's
@@ -446,6 +485,7 @@ create (VkDev * d, guint index, guint lane, AVVulkanDeviceContext * hwctx,
   pick_queues (hwctx->phys_dev, d->exts, q);
   if (q->n == 0)
     return g_strdup ("no queue family to use");
+  set_key (d, hwctx->phys_dev);
   pick_lane_queue (d, lane, q);
   for (i = 0; i < G_N_ELEMENTS (prio); i++)
     prio[i] = 1.0f;
@@ -545,6 +585,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   if (!ref)
     return parent->open_device (backend, index, options, error);
   d = g_new0 (VkDev, 1);
+  d->claim_fd = -1;
   dctx = (AVHWDeviceContext *) ref->data;
   dctx->free = vk_dev_free;
   dctx->user_opaque = d;
@@ -560,7 +601,7 @@ vk_open_device (GstAvhwBackend * backend, guint index,
     gst_avhw_vk_sem_fix_install (dctx);
   if (d->lane_family >= 0)
     gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue,
-        d->per_thread);
+        d->per_thread, d->n_family, d->key);
   init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
   init_us = g_get_monotonic_time () - init_us;
