@@ -405,7 +405,8 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
       d->per_thread = q->available[i] - 1;
       q->count[i] = q->available[i];
     } else if (!chosen && lane == 0 && q->available[i] > 1) {
-      /* another process's lane 0 may decode on queue 0 */
+      /* another process's lane 0 may decode on queue 0: the queue the
+       * fewest claim */
       claimed = gst_avhw_vk_claim (gst_avhw_vk_claim_dir (), d->key,
           q->available[i], &d->claim_fd);
       d->lane_queue = claimed >= 0 ? (guint32) claimed :

@@ -10,9 +10,10 @@
  * the decode family therefore gets another queue on the device cache's
  * lanes (gstavhwcache.c, vk_get_default_lanes()):
  *
- * - lane 0 decodes on the lowest queue no process on the machine claims
- *   (gstavhwvulkanqueueclaim.h): a lone process on queue 0, worker
- *   processes each on one of their own while there are queues;
+ * - lane 0 decodes on the queue the fewest on the machine claim, the
+ *   lowest of those (gstavhwvulkanqueueclaim.h): a lone process on queue
+ *   0, worker processes each on one of their own while there are queues,
+ *   then two on each, and so on;
  * - the backend's lane 1 makes every queue of the family, and each thread
  *   that makes decoders on it claims a queue of its own the same way,
  *   given back when the thread ends: a pipeline's decoders are made in its
@@ -20,8 +21,9 @@
  *   one device instead of one device each (one VkDevice with seven queues
  *   and a queue per thread: seven 1080p H.264 streams 4,772-4,782 fps,
  *   the last first frame at 333 ms, against 4,611-4,659 and 1,011 ms on
- *   seven lanes; run 107). A thread finding every queue claimed takes one
- *   of queues 1 to n - 1, in turn (gstavhwvulkanthreadqueue.h);
+ *   seven lanes; run 107). A thread finding every queue claimed
+ *   GST_AVHW_VK_CLAIM_TIERS times takes one of queues 1 to n - 1, in turn
+ *   (gstavhwvulkanthreadqueue.h);
  * - with lanes the application chose (GST_AVHW_DEVICE_LANES > 1), lane k's
  *   VkDevice makes k % n + 1 queues (of the n it has) and gets queue
  *   k % n.

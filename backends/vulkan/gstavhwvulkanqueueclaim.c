@@ -29,9 +29,10 @@ gst_avhw_vk_claim_dir (void)
 }
 
 static gint
-open_claim_file (const gchar * dir, const gchar * key, guint k)
+open_claim_file (const gchar * dir, const gchar * key, guint k, guint tier)
 {
-  gchar *name = g_strdup_printf ("gst-avhw-vulkan-%s-decode-%u.lock", key, k);
+  gchar *name = g_strdup_printf ("gst-avhw-vulkan-%s-decode-%u-%u.lock", key,
+      k, tier);
   gchar *path = g_build_filename (dir, name, NULL);
   gint fd;
 
@@ -44,23 +45,63 @@ open_claim_file (const gchar * dir, const gchar * key, guint k)
   return fd;
 }
 
-gint
-gst_avhw_vk_claim (const gchar * dir, const gchar * key, guint n_queues,
-    gint * fd)
+/* How many claims of queue @k others hold, and its lowest free tier in
+ * @free_tier (-1: none); -1 when the directory takes no file. */
+static gint
+count_held (const gchar * dir, const gchar * key, guint k, gint * free_tier)
 {
-  guint k;
+  guint tier;
+  gint held = 0;
 
-  *fd = -1;
-  if (!dir || !key || !*key || strchr (key, G_DIR_SEPARATOR))
-    return -1;
-  for (k = 0; k < n_queues; k++) {
-    gint f = open_claim_file (dir, key, k);
+  *free_tier = -1;
+  for (tier = 0; tier < GST_AVHW_VK_CLAIM_TIERS; tier++) {
+    gint f = open_claim_file (dir, key, k, tier);
 
     if (f < 0)
       return -1;
     if (flock (f, LOCK_EX | LOCK_NB) == 0) {
+      if (*free_tier < 0)
+        *free_tier = (gint) tier;
+    } else {
+      held++;
+    }
+    close (f);                  /* and with it a lock taken to look */
+  }
+  return held;
+}
+
+gint
+gst_avhw_vk_claim (const gchar * dir, const gchar * key, guint n_queues,
+    gint * fd)
+{
+  guint k, attempt;
+
+  *fd = -1;
+  if (!dir || !key || !*key || strchr (key, G_DIR_SEPARATOR))
+    return -1;
+  /* another process may take the chosen tier first: look again */
+  for (attempt = 0; attempt < 4; attempt++) {
+    gint best = -1, best_held = G_MAXINT, best_tier = -1, f;
+
+    for (k = 0; k < n_queues; k++) {
+      gint free_tier, held = count_held (dir, key, k, &free_tier);
+
+      if (held < 0)
+        return -1;
+      if (free_tier >= 0 && held < best_held) {
+        best = (gint) k;
+        best_held = held;
+        best_tier = free_tier;
+      }
+    }
+    if (best < 0)
+      return -1;
+    f = open_claim_file (dir, key, (guint) best, (guint) best_tier);
+    if (f < 0)
+      return -1;
+    if (flock (f, LOCK_EX | LOCK_NB) == 0) {
       *fd = f;
-      return (gint) k;
+      return best;
     }
     close (f);
   }

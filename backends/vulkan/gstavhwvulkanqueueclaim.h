@@ -8,14 +8,19 @@
  * exclusive flock() on a file per queue index, in a directory every
  * process sees (/dev/shm, else the temporary directory). The kernel drops
  * a claim when its descriptor is closed, the process's end included, so
- * a killed process leaves none behind. Claims only spread work: a queue
- * everyone claimed is still used, by turns.
+ * a killed process leaves none behind. A queue can be claimed by up to
+ * GST_AVHW_VK_CLAIM_TIERS at once: each claim takes the queue the fewest
+ * hold, so more claimants than queues share them evenly. Claims only
+ * spread work: a queue is used whether claimed or not.
  */
 #pragma once
 
 #include <glib.h>
 
 G_BEGIN_DECLS
+
+/* How many claims one queue takes. */
+#define GST_AVHW_VK_CLAIM_TIERS 4
 
 /* A key's length with its NUL: a VkPhysicalDevice's deviceUUID in hex. */
 #define GST_AVHW_VK_KEY_LEN (2 * 16 + 1)
@@ -24,11 +29,11 @@ G_BEGIN_DECLS
 G_GNUC_INTERNAL
 const gchar *gst_avhw_vk_claim_dir (void);
 
-/* Claims the lowest of queue indices 0 to @n_queues - 1 of the device
- * @key (a physical device's UUID in hex) that no descriptor on the
- * machine claims, in @dir. Returns the index, its claim in @fd (to give
- * to gst_avhw_vk_unclaim()); -1 and @fd -1 when every index is claimed or
- * the directory takes no file. */
+/* Claims one of queue indices 0 to @n_queues - 1 of the device @key (a
+ * physical device's UUID in hex), in @dir: the lowest of those the fewest
+ * descriptors on the machine claim. Returns the index, its claim in @fd
+ * (to give to gst_avhw_vk_unclaim()); -1 and @fd -1 when every index has
+ * GST_AVHW_VK_CLAIM_TIERS claims or the directory takes no file. */
 G_GNUC_INTERNAL
 gint gst_avhw_vk_claim (const gchar * dir, const gchar * key,
     guint n_queues, gint * fd);

@@ -47,25 +47,32 @@ teardown (void)
   g_clear_pointer (&dir, g_free);
 }
 
-GST_START_TEST (test_lowest_free_index)
+GST_START_TEST (test_fewest_claims)
 {
-  gint fd[4], again;
+  gint fd[3 * GST_AVHW_VK_CLAIM_TIERS + 1], extra, again, i;
 
   fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[0]), 0);
   fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[1]), 1);
   fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[2]), 2);
-  /* every index held, even by this process */
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[3]), -1);
-  fail_unless_equals_int (fd[3], -1);
+  /* each held once, even by this process: round again */
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[3]), 0);
   /* another device's indices are its own */
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, "ff", 3, &fd[3]), 0);
-  gst_avhw_vk_unclaim (fd[3]);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, "ff", 3, &extra), 0);
+  gst_avhw_vk_unclaim (extra);
 
-  gst_avhw_vk_unclaim (fd[1]);
+  /* 2 held by none now, 1 once, 0 twice */
+  gst_avhw_vk_unclaim (fd[2]);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[2]), 2);
   fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &again), 1);
   gst_avhw_vk_unclaim (again);
-  gst_avhw_vk_unclaim (fd[0]);
-  gst_avhw_vk_unclaim (fd[2]);
+
+  /* every index full: none */
+  for (i = 4; i < 3 * GST_AVHW_VK_CLAIM_TIERS; i++)
+    fail_unless (gst_avhw_vk_claim (dir, KEY, 3, &fd[i]) >= 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &extra), -1);
+  fail_unless_equals_int (extra, -1);
+  for (i = 0; i < 3 * GST_AVHW_VK_CLAIM_TIERS; i++)
+    gst_avhw_vk_unclaim (fd[i]);
   gst_avhw_vk_unclaim (-1);
 }
 
@@ -98,7 +105,8 @@ GST_START_TEST (test_other_processes)
   /* and its own ended with it: 2 is free again */
   fail_unless_equals_int (child_claim (4), 2);
   fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, &mine), 2);
-  fail_unless_equals_int (child_claim (3), -1);
+  /* all of 0-2 held once: the child shares the lowest */
+  fail_unless_equals_int (child_claim (3), 0);
   gst_avhw_vk_unclaim (mine);
   gst_avhw_vk_unclaim (fd[0]);
   gst_avhw_vk_unclaim (fd[1]);
@@ -160,16 +168,19 @@ GST_START_TEST (test_threads)
   }
   fail_unless_equals_int (q[0], 0);
   fail_unless_equals_int (q[1], 1);
-  /* both held: a third thread gets none */
+  /* a third thread finds 0 and 1 held once each and takes 0; its end
+   * gives the claim back, else a fourth would take 1 */
   fail_unless_equals_int (GPOINTER_TO_INT (g_thread_join (g_thread_new
-              ("third", claim_once, NULL))) - 1, -1);
-  /* a thread's end gives its claim back */
-  g_async_queue_push (h[0].go, GINT_TO_POINTER (1));
-  g_thread_join (t[0]);
+              ("third", claim_once, NULL))) - 1, 0);
   fail_unless_equals_int (GPOINTER_TO_INT (g_thread_join (g_thread_new
               ("fourth", claim_once, NULL))) - 1, 0);
+  /* the second holder's end frees 1 */
   g_async_queue_push (h[1].go, GINT_TO_POINTER (1));
   g_thread_join (t[1]);
+  fail_unless_equals_int (GPOINTER_TO_INT (g_thread_join (g_thread_new
+              ("fifth", claim_once, NULL))) - 1, 1);
+  g_async_queue_push (h[0].go, GINT_TO_POINTER (1));
+  g_thread_join (t[0]);
   for (i = 0; i < 2; i++) {
     g_async_queue_unref (h[i].out);
     g_async_queue_unref (h[i].go);
@@ -186,7 +197,7 @@ vkclaim_suite (void)
 
   tcase_add_checked_fixture (tc, setup, teardown);
   suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_lowest_free_index);
+  tcase_add_test (tc, test_fewest_claims);
   tcase_add_test (tc, test_other_processes);
   tcase_add_test (tc, test_no_place);
   tcase_add_test (tc, test_threads);
