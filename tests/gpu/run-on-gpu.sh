@@ -228,6 +228,8 @@ if has check; then
     run_check manyclips_vulkan_one_device tests/gpu/many-clips-check.sh MC_DEVICE=vulkan:0 GST_AVHW_DEVICE_LANES=1
     run_check manyclips_vulkan_lanes tests/gpu/many-clips-check.sh MC_DEVICE=vulkan:0
     run_check manyclips_cuda tests/gpu/many-clips-check.sh MC_DEVICE=cuda:0
+    # seven worker processes on vulkan:0, each on a decode queue of its own
+    run_check claims_vulkan_procs tests/gpu/claims-check.sh
     [ -x "$GPUBUNDLE/bin/elements_concurrent" ] && run_check elements_concurrent "$GPUBUNDLE/bin/elements_concurrent"
     [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"
