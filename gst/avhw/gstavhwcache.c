@@ -230,10 +230,14 @@ lane_options (guint lane)
 }
 
 /* The lane of device @index of @backend for a plain open: the open lane
- * with the fewest sessions of its own for the sessions it runs at full
- * speed (@cap, 1 each unless the backend says), ties to the first; the
- * first lane not open yet only when every open one has that many. A lane
- * being opened counts one session. */
+ * where one more session of its own makes the fewest for the sessions it
+ * runs at full speed (@cap, 1 each unless the backend says), ties to the
+ * first; the first lane not open yet only when every open one has that
+ * many. A lane being opened counts one session. So past every lane's
+ * number, sessions go where they share the least: with lane 0 running one
+ * and lane 1 six (the vulkan backend's on seven decode queues), a session
+ * more goes to lane 1 (7/6) rather than lane 0 (2/1), whose one queue
+ * would then decode two streams while lane 1's still decode one. */
 static guint
 pick_lane (GstAvhwBackend * backend, guint index, guint n, const guint * cap)
 {
@@ -257,9 +261,9 @@ pick_lane (GstAvhwBackend * backend, guint index, guint n, const guint * cap)
     }
     load = e->device ? gst_avhw_device_get_n_own_sessions (e->device) : 1;
     g_string_append_printf (s, " %u:%u/%u", l, load, cap[l]);
-    /* load / cap below the best's, in integers */
-    if (best_cap == 0 || (guint64) load * best_cap < (guint64) best_load
-        * cap[l]) {
+    /* (load + 1) / cap below the best's, in integers */
+    if (best_cap == 0 || (guint64) (load + 1) * best_cap
+        < (guint64) (best_load + 1) * cap[l]) {
       best_load = load;
       best_cap = cap[l];
       best = l;

@@ -720,37 +720,41 @@ lane1_runs_three (GstAvhwBackend * b, guint index, guint lane)
 }
 
 /* The backend's get_lane_sessions: lane 0 takes the first session, lane 1
- * the next three, and only then do sessions share: the fifth goes to lane
- * 0 (both full, ties to the first). Lanes the application chose ignore it. */
+ * the next three, and only then do sessions share, each where it shares
+ * least: the fifth and sixth go to lane 1 (5/3 and 6/3 against lane 0's
+ * 2/1), the seventh to lane 0 (2/1 against 7/3). Lanes the application
+ * chose ignore it. */
 GST_START_TEST (test_backend_lane_sessions)
 {
   GstAvhwBackendClass *k = GST_AVHW_BACKEND_GET_CLASS (multi);
-  GstAvhwDevice *d[6];
+  GstAvhwDevice *d[8];
   guint i;
 
   setup ();
   k->get_default_lanes = two_lanes_on_multi0;
   k->get_lane_sessions = lane1_runs_three;
-  for (i = 0; i < 5; i++) {
+  for (i = 0; i < 7; i++) {
     d[i] = gst_avhw_device_open ("multi:0", NULL, NULL);
     fail_unless (d[i] != NULL);
     gst_avhw_device_acquire_session (d[i]);
   }
   fail_unless (d[1] != d[0], "the second session did not open lane 1");
   fail_unless (d[2] == d[1] && d[3] == d[1], "lane 1 not filled to three");
-  fail_unless (d[4] == d[0], "the fifth session not on lane 0");
+  fail_unless (d[4] == d[1] && d[5] == d[1], "the fifth and sixth session "
+      "not on lane 1, where they share less");
+  fail_unless (d[6] == d[0], "the seventh session not on lane 0");
   /* two lanes the application chose: one session each, then in turn */
   gst_avhw_cache_set_lanes (2);
-  d[5] = gst_avhw_device_open ("multi:0", NULL, NULL);
-  fail_unless (d[5] == d[0], "chosen lanes placed by the backend's sessions: "
-      "lane 0 has 2, lane 1 has 3");
+  d[7] = gst_avhw_device_open ("multi:0", NULL, NULL);
+  fail_unless (d[7] == d[0], "chosen lanes placed by the backend's sessions: "
+      "lane 0 has 2, lane 1 has 5");
   gst_avhw_cache_set_lanes (0);
   k->get_default_lanes = NULL;
   k->get_lane_sessions = NULL;
-  for (i = 0; i < 5; i++)
+  for (i = 0; i < 7; i++)
     gst_avhw_device_release_session (d[i]);
   assert_all_idle ();
-  for (i = 0; i < 6; i++)
+  for (i = 0; i < 8; i++)
     gst_object_unref (d[i]);
 }
 
