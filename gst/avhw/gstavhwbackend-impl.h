@@ -169,10 +169,10 @@ G_BEGIN_DECLS
  *   absent or 0: 1.
  * @get_lane_sessions: how many sessions lane @lane (0 to get_default_lanes
  *   - 1) of device @index runs at full speed: the cache places a session
- *   on the open lane with the fewest sessions for that many, and opens the
- *   next lane only when every open one has that many. Asked only for the
- *   lanes get_default_lanes chose. Optional (added in version 2 from the
- *   padding); absent or 0: 1.
+ *   on the open lane where one more makes the fewest for that many, and
+ *   opens the next lane only when every open one has that many. Asked
+ *   only for the lanes get_default_lanes chose. Optional (added in
+ *   version 2 from the padding); absent or 0: 1.
  *
  * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
  * and memory) is not in the class: a backend that has it implements the
