@@ -14,8 +14,7 @@
 
 #include <unistd.h>
 #include <sys/wait.h>
-#include <glib/gstdio.h>
-#include <gst/check/gstcheck.h>
+#include "avhw-test-utils.h"
 #include "gstavhwvulkanqueueclaim.h"
 
 #define KEY "00112233445566778899aabbccddeeff"
@@ -32,18 +31,7 @@ setup (void)
 static void
 teardown (void)
 {
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    g_unlink (path);
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
+  avhw_test_remove_dir (dir);
   g_clear_pointer (&dir, g_free);
 }
 
