@@ -382,10 +382,11 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
 /* Lane @lane's decode queues (gstavhwvulkanlanequeue.c), in a family of
  * decoding only (no queue of it serves anything else). With the backend's
  * lanes (GST_AVHW_DEVICE_LANES unset or 0, vk_get_default_lanes()): lane 0
- * FFmpeg's queue 0 alone, lane 1 every queue, each thread's decoders on
- * one of queues 1 to n - 1 (d->per_thread). With lanes the application
- * chose: lane k the queues up to k % n, decoding on that one.
- * d->lane_family -1 where FFmpeg keeps queue 0. */
+ * the queues up to the one it claims (gstavhwvulkanqueueclaim.h), decoding
+ * on that one; lane 1 every queue, each thread's decoders on the one the
+ * thread claims (d->per_thread). With lanes the application chose: lane k
+ * the queues up to k % n, decoding on that one. d->lane_family -1 where
+ * FFmpeg keeps queue 0. */
 static void
 pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
 {
@@ -404,7 +405,9 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
       d->lane_queue = 1;
       d->per_thread = q->available[i] - 1;
       q->count[i] = q->available[i];
-    } else if (!chosen && lane == 0 && q->available[i] > 1) {
+      break;
+    }
+    if (!chosen && lane == 0 && q->available[i] > 1) {
       /* another process's lane 0 may decode on queue 0: the queue the
        * fewest claim */
       claimed = gst_avhw_vk_claim (gst_avhw_vk_claim_dir (), d->key,
@@ -414,16 +417,13 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
       GST_DEBUG ("lane 0 decodes on queue %u of %u%s", d->lane_queue,
           q->available[i], claimed >= 0 ? " (claimed)" :
           " (every queue claimed: one by the process id)");
-      if (d->lane_queue > 0) {
-        d->lane_family = q->family[i];
-        q->count[i] = d->lane_queue + 1;
-      }
-    } else if (lane > 0) {
+    } else {
       d->lane_queue = gst_avhw_vk_lane_queue_index (lane, q->available[i]);
-      if (d->lane_queue > 0) {
-        d->lane_family = q->family[i];
-        q->count[i] = d->lane_queue + 1;
-      }
+    }
+    /* the queues up to the one it decodes on */
+    if (d->lane_queue > 0) {
+      d->lane_family = q->family[i];
+      q->count[i] = d->lane_queue + 1;
     }
     break;
   }

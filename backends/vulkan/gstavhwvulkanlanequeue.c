@@ -73,14 +73,17 @@ thread_queue (const LaneQueue * l)
   gint claimed = gst_avhw_vk_thread_claim (gst_avhw_vk_claim_dir (), l->key,
       l->n_family);
 
+  guint32 q;
+
   if (claimed >= 0) {
     GST_DEBUG ("thread %p: decode queue %d (claimed)", g_thread_self (),
         claimed);
     return (guint32) claimed;
   }
+  q = l->index + gst_avhw_vk_thread_queue (l->per_thread);
   GST_DEBUG ("thread %p: decode queue %u (every queue claimed: in turn)",
-      g_thread_self (), l->index + gst_avhw_vk_thread_queue (l->per_thread));
-  return l->index + gst_avhw_vk_thread_queue (l->per_thread);
+      g_thread_self (), q);
+  return q;
 }
 
 static VKAPI_ATTR void VKAPI_CALL
