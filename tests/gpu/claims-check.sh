@@ -32,9 +32,9 @@ done
 queues=$(sed -n 's/.*lane 0 decodes on queue \([0-9]*\) of \([0-9]*\).*/\1 \2/p' "$tmp"/log* | sort -n)
 echo "lane-0 queues of the $procs processes (queue, of):"
 echo "$queues" | tr '\n' ';'; echo
+[ "$rc" = 0 ] || exit 1
 n=$(echo "$queues" | awk 'NF { print $2; exit }')
 [ -n "$n" ] || { echo "SKIP: no device with several decode queues (no claim logged)"; exit 77; }
-[ "$rc" = 0 ] || exit 1
 # each queue at most ceil(procs / n) times
 echo "$queues" | awk -v p="$procs" -v n="$n" 'NF { c[$1]++ } END {
     most = int((p + n - 1) / n); bad = 0
