@@ -173,6 +173,14 @@ G_BEGIN_DECLS
  *   opens the next lane only when every open one has that many. Asked
  *   only for the lanes get_default_lanes chose. Optional (added in
  *   version 2 from the padding); absent or 0: 1.
+ * @prepare_decode: called when a hardware decoder on one of the backend's
+ *   devices (@ctx's hw_device_ctx) has chosen the device's pixel format in
+ *   FFmpeg's get_format, on the thread that sets up FFmpeg's hwaccel right
+ *   after it returns: @ctx's codec, profile and coded size are those of
+ *   the stream. A backend may note what that set-up is for (the vulkan
+ *   backend sizes the decode session for that coded size instead of the
+ *   largest the device takes). Optional (added in version 2 from the
+ *   padding).
  *
  * Interop with GStreamer's own device types (CUDA, Vulkan, VA: contexts
  * and memory) is not in the class: a backend that has it implements the
@@ -248,9 +256,11 @@ struct _GstAvhwBackendClass
   guint (*get_default_lanes) (GstAvhwBackend * backend, guint index);
   guint (*get_lane_sessions) (GstAvhwBackend * backend, guint index,
       guint lane);
+  void (*prepare_decode) (GstAvhwBackend * backend,
+      const AVCodecContext * ctx);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING_LARGE - 7];
+  gpointer _gst_reserved[GST_PADDING_LARGE - 8];
 };
 
 /**
@@ -312,6 +322,10 @@ guint gst_avhw_backend_get_decode_engines (GstAvhwBackend * backend,
 GST_AVHW_API
 int gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
     AVBufferRef * frames_ctx, AVFrame * frame);
+
+GST_AVHW_API
+void gst_avhw_backend_prepare_decode (GstAvhwBackend * backend,
+    const AVCodecContext * ctx);
 
 GST_AVHW_API
 guint gst_avhw_backend_get_decode_slots (GstAvhwBackend * backend,

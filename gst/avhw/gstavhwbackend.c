@@ -684,6 +684,25 @@ gst_avhw_backend_frames_get_buffer (GstAvhwBackend * backend,
 }
 
 /**
+ * gst_avhw_backend_prepare_decode: (skip)
+ * @backend: a #GstAvhwBackend
+ * @ctx: a decoder context on one of @backend's devices, in FFmpeg's
+ *   get_format, which has chosen the device's pixel format
+ *
+ * Lets the backend see what FFmpeg's hwaccel is about to be set up for
+ * (see #GstAvhwBackendClass.prepare_decode); nothing where it has no
+ * prepare_decode.
+ */
+void
+gst_avhw_backend_prepare_decode (GstAvhwBackend * backend,
+    const AVCodecContext * ctx)
+{
+  g_return_if_fail (GST_IS_AVHW_BACKEND (backend));
+  if (KLASS (backend)->prepare_decode)
+    KLASS (backend)->prepare_decode (backend, ctx);
+}
+
+/**
  * gst_avhw_backend_get_encoders: (skip)
  * @backend: a #GstAvhwBackend
  * @codec_id: the codec

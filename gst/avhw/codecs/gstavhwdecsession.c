@@ -152,6 +152,8 @@ get_format (AVCodecContext * ctx, const enum AVPixelFormat *fmts)
   for (p = fmts; *p != AV_PIX_FMT_NONE; p++) {
     if (*p == s->hw_pix_fmt) {
       set_active (s, ctx->codec, TRUE);
+      gst_avhw_backend_prepare_decode (gst_avhw_device_get_backend
+          (st->device), ctx);
       return *p;
     }
   }
