@@ -10,6 +10,7 @@
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkanbackend.h"
+#include "gstavhwvulkanextent.h"
 #ifdef HAVE_GST_VULKAN
 #include "gstavhwvulkaninterop.h"
 #include "gstavhwvulkanexport.h"
@@ -296,6 +297,13 @@ vk_get_sw_formats (GstAvhwBackend * backend, AVBufferRef * device_ctx)
   return out;
 }
 
+/* A decode session sized for the stream (gstavhwvulkanextent.c) */
+static void
+vk_prepare_decode (GstAvhwBackend * backend, const AVCodecContext * ctx)
+{
+  gst_avhw_vk_extent_prepare (ctx);
+}
+
 static void
 gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
 {
@@ -327,6 +335,7 @@ gst_avhw_vulkan_backend_class_init (GstAvhwVulkanBackendClass * klass)
   bclass->open_device = vk_open_device;
   bclass->get_default_lanes = vk_get_default_lanes;
   bclass->get_lane_sessions = vk_get_lane_sessions;
+  bclass->prepare_decode = vk_prepare_decode;
 }
 
 static void

@@ -32,6 +32,7 @@
 #include <libavutil/hwcontext_vulkan.h>
 
 #include "gstavhwvulkanbackend.h"
+#include "gstavhwvulkanextent.h"
 #include "gstavhwvulkanpick.h"
 #include "gstavhwvulkanlanequeue.h"
 #include "gstavhwvulkanqueueclaim.h"
@@ -603,6 +604,8 @@ vk_open_device (GstAvhwBackend * backend, guint index,
   if (d->lane_family >= 0)
     gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue,
         d->per_thread, d->n_family, d->key);
+  if (has_ext (d->exts, "VK_KHR_video_decode_queue"))
+    gst_avhw_vk_extent_install (dctx);
   init_us = g_get_monotonic_time ();
   ret = av_hwdevice_ctx_init (ref);
   init_us = g_get_monotonic_time () - init_us;

@@ -5,9 +5,9 @@
  * get_proc_addr (libavutil/vulkan_loader.h), device ones through the
  * vkGetDeviceProcAddr it gets from it, and hands the same to libplacebo.
  * Where the backend makes the VkDevice, it sets get_proc_addr to the
- * lookup below, which answers the hooked names (gstavhwvulkansemfix.c's
- * only) with their wrappers and the rest with the
- * loader's.
+ * lookup below, which answers the hooked names (gstavhwvulkansemfix.c's,
+ * gstavhwvulkanlanequeue.c's, gstavhwvulkanextent.c's) with their
+ * wrappers and the rest with the loader's.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -46,12 +46,15 @@ hooked (const char *name)
   return fn;
 }
 
+/* A device that lacks a function (its extension not enabled) gets none,
+ * hooked or not. */
 static PFN_vkVoidFunction VKAPI_CALL
 get_device_proc_addr (VkDevice dev, const char *name)
 {
-  PFN_vkVoidFunction fn = hooked (name);
+  PFN_vkVoidFunction own = vkGetDeviceProcAddr (dev, name);
+  PFN_vkVoidFunction fn = own ? hooked (name) : NULL;
 
-  return fn ? fn : vkGetDeviceProcAddr (dev, name);
+  return fn ? fn : own;
 }
 
 static PFN_vkVoidFunction VKAPI_CALL
