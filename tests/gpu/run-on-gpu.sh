@@ -86,6 +86,11 @@
 #                MC_PROCS ("7 14") processes, clips/s of a warm round, decoders
 #                opened, NVDEC utilisation (dmon); one --check run;
 #                $OUT/many-clips.md
+#   longstreams  (not in the default list) tests/gpu/long-streams.sh (issue 32): LS_K
+#                ("7 14") long 1080p streams at once in one process (the first
+#                LS_REPEAT (2) times) and LS_PROCS (7) processes of one, on
+#                .gpu/prof's 900-frame clips (SPEED_CLIPS=1 make-bundle.sh):
+#                steady fps, CPU ms a frame, peak MiB; $OUT/long-streams.md
 #   parwarm      (not in the default list) tests/bench/parallel-warm.sh on
 #                .gpu/bench/par-1920x1080-h264-g60-nPW_FRAMES.mp4 (900; parallel.sh
 #                --make-only makes it), PW_N (3) pipelines per PW_VALUES ("1 4 7")
@@ -230,6 +235,9 @@ if has check; then
     run_check manyclips_cuda tests/gpu/many-clips-check.sh MC_DEVICE=cuda:0
     # seven worker processes on vulkan:0, each on a decode queue of its own
     run_check claims_vulkan_procs tests/gpu/claims-check.sh
+    # a decode session sized for its stream needs less memory than FFmpeg's
+    # largest-size one (real H.265 sessions on NVIDIA's Vulkan driver)
+    [ -x "$GPUBUNDLE/bin/libs_vkextent" ] && run_check libs_vkextent "$GPUBUNDLE/bin/libs_vkextent"
     [ -x "$GPUBUNDLE/bin/elements_concurrent" ] && run_check elements_concurrent "$GPUBUNDLE/bin/elements_concurrent"
     [ -x "$GPUBUNDLE/bin/elements_avhwenc" ] && run_check elements_avhwenc "$GPUBUNDLE/bin/elements_avhwenc"
     [ -x "$GPUBUNDLE/bin/elements_interop_cuda" ] && run_check elements_interop_cuda "$GPUBUNDLE/bin/elements_interop_cuda"
@@ -519,6 +527,14 @@ if has manyclips; then
     timeout -k 10 "$b" bash tests/gpu/many-clips.sh --device "$DEVICE" --clips .gpu/bench \
         --threads "${MC_THREADS:-1 4 7 14}" --procs "${MC_PROCS:-7 14}" | tee "$OUT/many-clips.md"
     echo "many-clips.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
+fi
+
+if has longstreams; then
+    stage "longstreams: long 1080p streams at once, in one process and in many (issue 32)"
+    b=$(budget 300)
+    timeout -k 10 "$b" bash tests/gpu/long-streams.sh --device "$DEVICE" --clips .gpu/prof \
+        --k "${LS_K:-7 14}" --procs "${LS_PROCS:-7}" --repeat "${LS_REPEAT:-2}" | tee "$OUT/long-streams.md"
+    echo "long-streams.sh exit ${PIPESTATUS[0]} (124: cut at ${b} s)"
 fi
 
 if has parwarm; then
