@@ -387,7 +387,7 @@ pick_queues (VkPhysicalDevice phys, gchar ** exts, GstAvhwVkPicked * p)
  * on that one; lane 1 every queue, each thread's decoders on the one the
  * thread claims (d->per_thread). With lanes the application chose: lane k
  * the queues up to k % n, decoding on that one. d->lane_family -1 where
- * FFmpeg keeps queue 0. */
+ * FFmpeg keeps queue 0 and no lane-1 thread needs to know it. */
 static void
 pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
 {
@@ -412,7 +412,7 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
       /* another process's lane 0 may decode on queue 0: the queue the
        * fewest claim */
       claimed = gst_avhw_vk_claim (gst_avhw_vk_claim_dir (), d->key,
-          q->available[i], &d->claim_fd);
+          q->available[i], -1, &d->claim_fd);
       d->lane_queue = claimed >= 0 ? (guint32) claimed :
           (guint32) getpid () % q->available[i];
       GST_DEBUG ("lane 0 decodes on queue %u of %u%s", d->lane_queue,
@@ -421,11 +421,12 @@ pick_lane_queue (VkDev * d, guint lane, GstAvhwVkPicked * q)
     } else {
       d->lane_queue = gst_avhw_vk_lane_queue_index (lane, q->available[i]);
     }
-    /* the queues up to the one it decodes on */
-    if (d->lane_queue > 0) {
+    /* the queues up to the one it decodes on; lane 0's queue is known to
+     * the lane-1 threads' claims even where it is queue 0 */
+    if (d->lane_queue > 0 || (!chosen && lane == 0))
       d->lane_family = q->family[i];
+    if (d->lane_queue > 0)
       q->count[i] = d->lane_queue + 1;
-    }
     break;
   }
 }

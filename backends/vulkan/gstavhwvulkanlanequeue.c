@@ -16,8 +16,10 @@
  *   then two on each, and so on;
  * - the backend's lane 1 makes every queue of the family, and each thread
  *   that makes decoders on it claims a queue of its own the same way,
- *   given back when the thread ends: a pipeline's decoders are made in its
- *   streaming thread, so pipelines at once decode on different queues, on
+ *   given back when the thread ends (where it ties the queue of this
+ *   process's lane 0, which takes more than one session, another): a
+ *   pipeline's decoders are made in its streaming thread, so pipelines at
+ *   once decode on different queues, on
  *   one device instead of one device each (one VkDevice with seven queues
  *   and a queue per thread: seven 1080p H.264 streams 4,772-4,782 fps,
  *   the last first frame at 333 ms, against 4,611-4,659 and 1,011 ms on
@@ -66,12 +68,16 @@ gst_avhw_vk_lane_queue_index (guint lane, guint32 n_queues)
   return n_queues > 1 ? lane % n_queues : 0;
 }
 
-/* The queue of @l's family for the calling thread's decoders. */
+/* The queue of @l's family for the calling thread's decoders, other
+ * than @lane0's (this process's lane 0 on the device, -1: none) where
+ * another is claimed as few times: lane 0 takes further sessions on its
+ * one queue (the cache's placement), so a thread that ties it there would
+ * put three streams on one engine where every other has two. */
 static guint32
-thread_queue (const LaneQueue * l)
+thread_queue (const LaneQueue * l, gint lane0)
 {
   gint claimed = gst_avhw_vk_thread_claim (gst_avhw_vk_claim_dir (), l->key,
-      l->n_family);
+      l->n_family, lane0);
 
   guint32 q;
 
@@ -91,6 +97,7 @@ lane_get_device_queue (VkDevice dev, uint32_t family, uint32_t index,
     VkQueue * queue)
 {
   LaneQueue found = { VK_NULL_HANDLE, };
+  gint lane0 = -1;
   guint i;
 
   if (index == 0) {
@@ -103,9 +110,15 @@ lane_get_device_queue (VkDevice dev, uint32_t family, uint32_t index,
         break;
       }
     }
+    for (i = 0; found.per_thread && i < lanes->len; i++) {
+      LaneQueue *l = &g_array_index (lanes, LaneQueue, i);
+
+      if (!l->per_thread && g_str_equal (l->key, found.key))
+        lane0 = (gint) l->index;
+    }
     g_mutex_unlock (&lanes_lock);
     if (found.dev)
-      index = found.per_thread ? thread_queue (&found) : found.index;
+      index = found.per_thread ? thread_queue (&found, lane0) : found.index;
   }
   vkGetDeviceQueue (dev, family, index, queue);
 }

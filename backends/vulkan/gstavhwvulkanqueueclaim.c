@@ -72,7 +72,7 @@ count_held (const gchar * dir, const gchar * key, guint k, gint * free_tier)
 
 gint
 gst_avhw_vk_claim (const gchar * dir, const gchar * key, guint n_queues,
-    gint * fd)
+    gint avoid, gint * fd)
 {
   guint k, attempt;
 
@@ -88,7 +88,8 @@ gst_avhw_vk_claim (const gchar * dir, const gchar * key, guint n_queues,
 
       if (held < 0)
         return -1;
-      if (free_tier >= 0 && held < best_held) {
+      if (free_tier >= 0 && (held < best_held || (held == best_held
+                  && best == avoid && (gint) k != avoid))) {
         best = (gint) k;
         best_held = held;
         best_tier = free_tier;
@@ -139,7 +140,8 @@ thread_claims_free (gpointer data)
 static GPrivate thread_claims = G_PRIVATE_INIT (thread_claims_free);
 
 gint
-gst_avhw_vk_thread_claim (const gchar * dir, const gchar * key, guint n_queues)
+gst_avhw_vk_thread_claim (const gchar * dir, const gchar * key,
+    guint n_queues, gint avoid)
 {
   GArray *claims = g_private_get (&thread_claims);
   ThreadClaim c;
@@ -154,7 +156,7 @@ gst_avhw_vk_thread_claim (const gchar * dir, const gchar * key, guint n_queues)
       return g_array_index (claims, ThreadClaim, i).index;
   }
   /* none yet (or none free last time): try again */
-  c.index = gst_avhw_vk_claim (dir, key, n_queues, &c.fd);
+  c.index = gst_avhw_vk_claim (dir, key, n_queues, avoid, &c.fd);
   if (c.index < 0)
     return -1;
   c.key = g_strdup (key);

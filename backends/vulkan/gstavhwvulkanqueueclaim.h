@@ -31,22 +31,23 @@ const gchar *gst_avhw_vk_claim_dir (void);
 
 /* Claims one of queue indices 0 to @n_queues - 1 of the device @key (a
  * physical device's UUID in hex), in @dir: the lowest of those the fewest
- * descriptors on the machine claim. Returns the index, its claim in @fd
- * (to give to gst_avhw_vk_unclaim()); -1 and @fd -1 when every index has
- * GST_AVHW_VK_CLAIM_TIERS claims or the directory takes no file. */
+ * descriptors on the machine claim, other than @avoid where another is
+ * held as few times (-1: none to avoid). Returns the index, its claim in
+ * @fd (to give to gst_avhw_vk_unclaim()); -1 and @fd -1 when every index
+ * has GST_AVHW_VK_CLAIM_TIERS claims or the directory takes no file. */
 G_GNUC_INTERNAL
 gint gst_avhw_vk_claim (const gchar * dir, const gchar * key,
-    guint n_queues, gint * fd);
+    guint n_queues, gint avoid, gint * fd);
 
 /* Gives claim @fd back (nothing for -1). */
 G_GNUC_INTERNAL
 void gst_avhw_vk_unclaim (gint fd);
 
 /* The calling thread's claim on device @key, made at its first call for
- * @key (gst_avhw_vk_claim()) and given back when the thread ends; -1 when
- * none could be made. */
+ * @key (gst_avhw_vk_claim(), avoiding @avoid) and given back when the
+ * thread ends; -1 when none could be made. */
 G_GNUC_INTERNAL
 gint gst_avhw_vk_thread_claim (const gchar * dir, const gchar * key,
-    guint n_queues);
+    guint n_queues, gint avoid);
 
 G_END_DECLS

@@ -39,25 +39,25 @@ GST_START_TEST (test_fewest_claims)
 {
   gint fd[3 * GST_AVHW_VK_CLAIM_TIERS + 1], extra, again, i;
 
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[0]), 0);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[1]), 1);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[2]), 2);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[0]), 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[1]), 1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[2]), 2);
   /* each held once, even by this process: round again */
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[3]), 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[3]), 0);
   /* another device's indices are its own */
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, "ff", 3, &extra), 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, "ff", 3, -1, &extra), 0);
   gst_avhw_vk_unclaim (extra);
 
   /* 2 held by none now, 1 once, 0 twice */
   gst_avhw_vk_unclaim (fd[2]);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &fd[2]), 2);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &again), 1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[2]), 2);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &again), 1);
   gst_avhw_vk_unclaim (again);
 
   /* every index full: none */
   for (i = 4; i < 3 * GST_AVHW_VK_CLAIM_TIERS; i++)
-    fail_unless (gst_avhw_vk_claim (dir, KEY, 3, &fd[i]) >= 0);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, &extra), -1);
+    fail_unless (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[i]) >= 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &extra), -1);
   fail_unless_equals_int (extra, -1);
   for (i = 0; i < 3 * GST_AVHW_VK_CLAIM_TIERS; i++)
     gst_avhw_vk_unclaim (fd[i]);
@@ -76,7 +76,7 @@ child_claim (guint n)
 
   fail_unless (pid >= 0);
   if (pid == 0)
-    _exit (gst_avhw_vk_claim (dir, KEY, n, &fd) + 1);
+    _exit (gst_avhw_vk_claim (dir, KEY, n, -1, &fd) + 1);
   fail_unless_equals_int (waitpid (pid, &status, 0), pid);
   fail_unless (WIFEXITED (status));
   return WEXITSTATUS (status) - 1;
@@ -86,13 +86,13 @@ GST_START_TEST (test_other_processes)
 {
   gint fd[2], mine;
 
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, &fd[0]), 0);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, &fd[1]), 1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, -1, &fd[0]), 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, -1, &fd[1]), 1);
   /* another process sees this one's claims */
   fail_unless_equals_int (child_claim (4), 2);
   /* and its own ended with it: 2 is free again */
   fail_unless_equals_int (child_claim (4), 2);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, &mine), 2);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 4, -1, &mine), 2);
   /* all of 0-2 held once: the child shares the lowest */
   fail_unless_equals_int (child_claim (3), 0);
   gst_avhw_vk_unclaim (mine);
@@ -102,16 +102,37 @@ GST_START_TEST (test_other_processes)
 
 GST_END_TEST;
 
+/* Fourteen pipelines in one process: lane 0 claims a queue once yet takes
+ * a second session there, so the lane-1 threads break ties away from it
+ * (3 queues here: 1 + 2 + 2 + 1 + 2 + 2 would put three on queue 0). */
+GST_START_TEST (test_avoid_breaks_ties)
+{
+  gint fd[6], i;
+
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, -1, &fd[0]), 0);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, 0, &fd[1]), 1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, 0, &fd[2]), 2);
+  /* every queue once: not queue 0 */
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, 0, &fd[3]), 1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, 0, &fd[4]), 2);
+  /* queue 0 alone the least held: it, avoided or not */
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, KEY, 3, 0, &fd[5]), 0);
+  for (i = 0; i < 6; i++)
+    gst_avhw_vk_unclaim (fd[i]);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_no_place)
 {
   gint fd = 5;
 
   /* a missing directory, or a key that would name another one */
-  fail_unless_equals_int (gst_avhw_vk_claim ("/nonexistent/avhw", KEY, 2,
+  fail_unless_equals_int (gst_avhw_vk_claim ("/nonexistent/avhw", KEY, 2, -1,
           &fd), -1);
   fail_unless_equals_int (fd, -1);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, "../x", 2, &fd), -1);
-  fail_unless_equals_int (gst_avhw_vk_claim (dir, "", 2, &fd), -1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, "../x", 2, -1, &fd), -1);
+  fail_unless_equals_int (gst_avhw_vk_claim (dir, "", 2, -1, &fd), -1);
   fail_unless (gst_avhw_vk_claim_dir () != NULL);
 }
 
@@ -128,9 +149,9 @@ static gpointer
 hold_thread_claim (gpointer data)
 {
   Holder *h = data;
-  gint q = gst_avhw_vk_thread_claim (dir, KEY, 2);
+  gint q = gst_avhw_vk_thread_claim (dir, KEY, 2, -1);
 
-  fail_unless_equals_int (gst_avhw_vk_thread_claim (dir, KEY, 2), q);
+  fail_unless_equals_int (gst_avhw_vk_thread_claim (dir, KEY, 2, -1), q);
   g_async_queue_push (h->out, GINT_TO_POINTER (q + 1));
   g_async_queue_pop (h->go);
   return NULL;
@@ -139,7 +160,7 @@ hold_thread_claim (gpointer data)
 static gpointer
 claim_once (gpointer data)
 {
-  return GINT_TO_POINTER (gst_avhw_vk_thread_claim (dir, KEY, 2) + 1);
+  return GINT_TO_POINTER (gst_avhw_vk_thread_claim (dir, KEY, 2, -1) + 1);
 }
 
 GST_START_TEST (test_threads)
@@ -187,6 +208,7 @@ vkclaim_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_fewest_claims);
   tcase_add_test (tc, test_other_processes);
+  tcase_add_test (tc, test_avoid_breaks_ties);
   tcase_add_test (tc, test_no_place);
   tcase_add_test (tc, test_threads);
   return s;
