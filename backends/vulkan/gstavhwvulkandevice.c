@@ -599,9 +599,8 @@ vk_open_device (GstAvhwBackend * backend, guint index,
     av_buffer_unref (&ref);
     return parent->open_device (backend, index, options, error);
   }
-  if (gst_avhw_vk_sem_fix_needed (((AVVulkanDeviceContext *)
-              dctx->hwctx)->phys_dev))
-    gst_avhw_vk_sem_fix_install (dctx);
+  gst_avhw_vk_sem_fix_install (dctx, gst_avhw_vk_sem_fix_needed
+      (((AVVulkanDeviceContext *) dctx->hwctx)->phys_dev));
   if (d->lane_family >= 0)
     gst_avhw_vk_lane_queue_install (dctx, d->lane_family, d->lane_queue,
         d->per_thread, d->n_family, d->key);

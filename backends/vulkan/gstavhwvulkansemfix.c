@@ -25,6 +25,18 @@
  * frames contexts and filter graphs, so this costs a wait at the end of a
  * stream, not one per frame. GST_AVHW_VK_NO_SEM_FIX (set to anything)
  * turns it off.
+ *
+ * On every device the backend makes, the same destroy also keeps the last
+ * GRAVE_MAX semaphores destroyed alive a while (destroyed for good when
+ * more come, and all with the device): FFmpeg 7.1's H.264 decoder releases
+ * a DPB picture's frame before its hwaccel data (ff_h264_unref_picture()),
+ * and where that frame was the last of a frames pool FFmpeg had already let
+ * go (a kept decoder set up again for the next stream), the pool is freed
+ * and the frame's semaphore destroyed, then ff_vk_decode_free_frame()
+ * waits on that semaphore: NVIDIA's driver crashed there (run 117: one
+ * process decoding h264/SVA_CL1_E.264 then h264/SarVui.264 of the corpus,
+ * SIGSEGV in vkWaitSemaphores). The semaphore's values were reached before
+ * FFmpeg destroyed it, so the late wait returns at once.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -39,10 +51,17 @@
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
 
+/* destroyed semaphores kept alive per device: more than a frames pool
+ * holds (FFmpeg frees a pool's frames at once) */
+#define GRAVE_MAX 256
+
 typedef struct
 {
   VkDevice dev;
   AVHWDeviceContext *dctx;
+  gboolean drain;               /* lavapipe: drain the queues first */
+  GQueue grave;                 /* VkSemaphore, oldest first */
+  const VkAllocationCallbacks *alloc;
 } SemFix;
 
 static GMutex fix_lock;
@@ -94,24 +113,40 @@ drain (SemFix * f)
 #endif
 }
 
+/* Destroys @sem of @f's device for good. */
+static void
+destroy_now (SemFix * f, VkSemaphore sem)
+{
+  if (f->drain) {
+    GST_LOG ("VkDevice %p: queues drained before destroying a semaphore",
+        (gpointer) f->dev);
+    drain (f);
+  }
+  vkDestroySemaphore (f->dev, sem, f->alloc);
+}
+
 static void VKAPI_CALL
 destroy_semaphore (VkDevice dev, VkSemaphore sem,
     const VkAllocationCallbacks * alloc)
 {
+  VkSemaphore oldest = VK_NULL_HANDLE;
   SemFix *f;
 
-  if (sem != VK_NULL_HANDLE) {
-    g_mutex_lock (&fix_lock);
-    f = find_locked (dev);
-    g_mutex_unlock (&fix_lock);
-    /* the device outlives every semaphore of it, and f the device */
-    if (f) {
-      GST_LOG ("VkDevice %p: queues drained before destroying a semaphore",
-          (gpointer) dev);
-      drain (f);
-    }
+  if (sem == VK_NULL_HANDLE)
+    return;
+  g_mutex_lock (&fix_lock);
+  f = find_locked (dev);
+  if (f && alloc == f->alloc) {
+    g_queue_push_tail (&f->grave, (gpointer) sem);
+    if (g_queue_get_length (&f->grave) > GRAVE_MAX)
+      oldest = (VkSemaphore) g_queue_pop_head (&f->grave);
   }
-  vkDestroySemaphore (dev, sem, alloc);
+  g_mutex_unlock (&fix_lock);
+  /* the device outlives every semaphore of it, and f the device */
+  if (!f || alloc != f->alloc)
+    vkDestroySemaphore (dev, sem, alloc);
+  else if (oldest != VK_NULL_HANDLE)
+    destroy_now (f, oldest);
 }
 
 /* Whether @phys is a driver with the race above: lavapipe (a queue thread
@@ -138,13 +173,16 @@ gst_avhw_vk_sem_fix_needed (VkPhysicalDevice phys)
 /* Before av_hwdevice_ctx_init (@dctx, its VkDevice and queue list set):
  * FFmpeg and libplacebo get the destroy above for that device. */
 void
-gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx)
+gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx, gboolean drain_first)
 {
   AVVulkanDeviceContext *hwctx = dctx->hwctx;
   SemFix *f = g_new0 (SemFix, 1);
 
   f->dev = hwctx->act_dev;
   f->dctx = dctx;
+  f->drain = drain_first;
+  f->alloc = hwctx->alloc;
+  g_queue_init (&f->grave);
   gst_avhw_vk_hook_install (dctx, "vkDestroySemaphore", NULL,
       (PFN_vkVoidFunction) destroy_semaphore);
   g_mutex_lock (&fix_lock);
@@ -152,8 +190,9 @@ gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx)
     fixes = g_ptr_array_new ();
   g_ptr_array_add (fixes, f);
   g_mutex_unlock (&fix_lock);
-  GST_INFO ("VkDevice %p: semaphores are destroyed after the queue thread "
-      "is done with them (Mesa's emulated timelines)", (gpointer) f->dev);
+  GST_INFO ("VkDevice %p: destroyed semaphores kept alive a while%s",
+      (gpointer) f->dev, drain_first ? ", and destroyed after the queue "
+      "thread is done with them (Mesa's emulated timelines)" : "");
 }
 
 /* With @dev's destruction. */
@@ -167,5 +206,14 @@ gst_avhw_vk_sem_fix_remove (VkDevice dev)
   if (f)
     g_ptr_array_remove_fast (fixes, f);
   g_mutex_unlock (&fix_lock);
+  if (!f)
+    return;
+  /* FFmpeg's queue locks are gone by now (its device_uninit ran): wait
+   * for the whole device instead of draining each queue */
+  if (!g_queue_is_empty (&f->grave))
+    vkDeviceWaitIdle (dev);
+  while (!g_queue_is_empty (&f->grave))
+    vkDestroySemaphore (dev, (VkSemaphore) g_queue_pop_head (&f->grave),
+        f->alloc);
   g_free (f);
 }

@@ -1,5 +1,6 @@
-/* gst-avhw: Vulkan backend, semaphores destroyed after a queue thread
- * is done with them (a Mesa lavapipe race)
+/* gst-avhw: Vulkan backend, semaphores destroyed late enough: after a
+ * queue thread is done with them (a Mesa lavapipe race), and after
+ * FFmpeg's last wait on them (its H.264 decoder's DPB)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
@@ -14,11 +15,15 @@ G_BEGIN_DECLS
 G_GNUC_INTERNAL
 gboolean gst_avhw_vk_sem_fix_needed (VkPhysicalDevice phys);
 
-/* Before av_hwdevice_ctx_init (@dctx, its VkDevice and queue list set). */
+/* Before av_hwdevice_ctx_init (@dctx, its VkDevice and queue list set):
+ * semaphores FFmpeg destroys are kept alive a while, and with
+ * @drain_first (gst_avhw_vk_sem_fix_needed()) destroyed after the
+ * device's queues are drained. */
 G_GNUC_INTERNAL
-void gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx);
+void gst_avhw_vk_sem_fix_install (AVHWDeviceContext * dctx,
+    gboolean drain_first);
 
-/* Before the VkDevice is destroyed. */
+/* Before the VkDevice is destroyed: destroys the semaphores kept alive. */
 G_GNUC_INTERNAL
 void gst_avhw_vk_sem_fix_remove (VkDevice dev);
 

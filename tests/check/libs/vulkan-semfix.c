@@ -6,8 +6,11 @@
  * semaphore destroyed at once may be freed under that thread. On lavapipe
  * with FFmpeg 7.1, the backend's device hands FFmpeg (and libplacebo,
  * through hwctx->get_proc_addr) a vkDestroySemaphore that first lets the
- * queue thread finish. These tests check that FFmpeg's function table gets
- * it exactly there (and only there), then make FFmpeg's pattern many
+ * queue thread finish; on every device it makes (FFmpeg 7.1), the same
+ * destroy keeps the last semaphores alive a while, for FFmpeg's H.264
+ * decoder that waits on one after destroying it. These tests check that
+ * FFmpeg's function table gets it there, that a semaphore answers right
+ * after FFmpeg destroyed it, then make FFmpeg's pattern many
  * times through the function FFmpeg got: a batch that waits on a
  * semaphore's value and signals the next, the host waiting for that value
  * and destroying the semaphore at once (the drain must neither hang nor
@@ -15,8 +18,7 @@
  * rounds without the fix on stock Mesa 25.0.7; an instrumented lavapipe
  * crashed in 2 of 15 runs of docs/examples/many_clips.py --threads 3
  * without it and in none of 15 with it.
- * GST_AVHW_VK_NO_SEM_FIX=1 turns the fix off (the first test then checks
- * that it is off).
+ * GST_AVHW_VK_NO_SEM_FIX=1 turns lavapipe's drain off.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -28,6 +30,10 @@
 #include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_vulkan.h>
 #include "gstavhwvulkanqueues.h"
+#include "gstavhwvulkanpick.h"
+
+/* the backend makes the VkDevice itself (gstavhwvulkandevice.c) */
+#define OWN_DEVICE (GST_AVHW_VK_QUEUE_LIST && GST_AVHW_VK_PICK)
 #include "avhw-test-utils.h"
 
 static GstAvhwDevice *
@@ -40,20 +46,6 @@ open_vulkan (AVVulkanDeviceContext ** hwctx, AVHWDeviceContext ** dctx)
   *dctx = (AVHWDeviceContext *) gst_avhw_device_get_device_ctx (dev)->data;
   *hwctx = (*dctx)->hwctx;
   return dev;
-}
-
-static gboolean
-is_lavapipe (VkPhysicalDevice phys)
-{
-  VkPhysicalDeviceDriverProperties drv = {
-    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
-  };
-  VkPhysicalDeviceProperties2 props = {
-    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &drv,
-  };
-
-  vkGetPhysicalDeviceProperties2 (phys, &props);
-  return drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
 }
 
 /* vkDestroySemaphore as FFmpeg loads it (ff_vk_load_functions(): the
@@ -75,20 +67,65 @@ GST_START_TEST (test_destroy_wrapped_on_lavapipe)
   GstAvhwDevice *dev = open_vulkan (&hwctx, &dctx);
   PFN_vkDestroySemaphore driver = (PFN_vkDestroySemaphore)
       vkGetDeviceProcAddr (hwctx->act_dev, "vkDestroySemaphore");
-  gboolean want = is_lavapipe (hwctx->phys_dev) && GST_AVHW_VK_QUEUE_LIST
-      && !g_getenv ("GST_AVHW_VK_NO_SEM_FIX");
 
   fail_unless (driver != NULL);
-  if (want)
+  /* the backend makes the device (and wraps the destroy) with FFmpeg 7.1
+   * on any driver; lavapipe's drain is on top (GST_AVHW_VK_NO_SEM_FIX) */
+  if (OWN_DEVICE)
     fail_unless (ffmpeg_destroy (hwctx) != driver,
-        "lavapipe with FFmpeg 7.1: FFmpeg's vkDestroySemaphore is the "
-        "driver's, not the backend's");
+        "FFmpeg 7.1 on the backend's device: FFmpeg's vkDestroySemaphore "
+        "is the driver's, not the backend's");
   else
     fail_unless (ffmpeg_destroy (hwctx) == driver,
-        "the backend's vkDestroySemaphore where it is not needed");
-  if (!GST_AVHW_VK_QUEUE_LIST)
+        "the backend's vkDestroySemaphore on a device FFmpeg made");
+  if (!OWN_DEVICE)
     g_print ("FFmpeg before 7.1 makes the VkDevice itself: no fix to "
         "check (only the destroys below)\n");
+  gst_object_unref (dev);
+}
+
+GST_END_TEST;
+
+static VkSemaphore new_timeline (AVVulkanDeviceContext * hwctx);
+
+/* FFmpeg 7.1's H.264 decoder can wait on a frame's semaphore right after
+ * the frame (the last of a freed pool) destroyed it: the backend's destroy
+ * keeps it alive a while, so the wait finds it signalled. */
+GST_START_TEST (test_wait_after_destroy)
+{
+  AVVulkanDeviceContext *hwctx;
+  AVHWDeviceContext *dctx;
+  GstAvhwDevice *dev = open_vulkan (&hwctx, &dctx);
+  PFN_vkDestroySemaphore destroy = ffmpeg_destroy (hwctx);
+  guint i;
+
+  if (!OWN_DEVICE) {
+    g_print ("SKIP test_wait_after_destroy: FFmpeg before 7.1 makes the "
+        "VkDevice itself, nothing in front of its destroy\n");
+    gst_object_unref (dev);
+    return;
+  }
+  /* more than a frames pool: each still answers right after its destroy */
+  for (i = 0; i < 300; i++) {
+    VkSemaphore sem = new_timeline (hwctx);
+    VkSemaphoreSignalInfo sig = { VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+      NULL, sem, 5
+    };
+    guint64 value = 0, want = 5;
+    VkSemaphoreWaitInfo wait = { VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, NULL,
+      0, 1, &sem, &want
+    };
+
+    fail_unless (vkSignalSemaphore (hwctx->act_dev, &sig) == VK_SUCCESS);
+    destroy (hwctx->act_dev, sem, NULL);
+    fail_unless (vkWaitSemaphores (hwctx->act_dev, &wait, GST_SECOND) ==
+        VK_SUCCESS);
+    fail_unless (vkGetSemaphoreCounterValue (hwctx->act_dev, sem, &value) ==
+        VK_SUCCESS);
+    fail_unless_equals_int ((gint) value, 5);
+  }
+  /* the device's end destroys what is kept (no leak under the leak
+   * checks, no crash) */
   gst_object_unref (dev);
 }
 
@@ -188,6 +225,7 @@ vulkan_semfix_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_destroy_wrapped_on_lavapipe);
   tcase_add_test (tc, test_destroy_right_after_signal);
+  tcase_add_test (tc, test_wait_after_destroy);
   return s;
 }
 
