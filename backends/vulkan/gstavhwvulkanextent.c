@@ -31,8 +31,6 @@
 GST_DEBUG_CATEGORY_EXTERN (vk_debug);
 #define GST_CAT_DEFAULT vk_debug
 
-#define EXTENT_ALIGN 64
-
 typedef struct
 {
   VkDevice dev;
@@ -86,20 +84,18 @@ decode_op (enum AVCodecID codec_id)
 void
 gst_avhw_vk_extent_prepare (const AVCodecContext * ctx)
 {
-  AVHWDeviceContext *dctx;
+  AVHWDeviceContext *dctx = ctx->hw_device_ctx ?
+      (AVHWDeviceContext *) ctx->hw_device_ctx->data : NULL;
   VkVideoCodecOperationFlagsKHR op = decode_op (ctx->codec_id);
   gint w = MAX (ctx->coded_width, ctx->width);
   gint h = MAX (ctx->coded_height, ctx->height);
 
-  if (!ctx->hw_device_ctx)
-    return;
-  dctx = (AVHWDeviceContext *) ctx->hw_device_ctx->data;
-  if (dctx->type != AV_HWDEVICE_TYPE_VULKAN || !op || w <= 0 || h <= 0) {
+  /* nothing to size: no note (an earlier one is dropped) */
+  if (!dctx || dctx->type != AV_HWDEVICE_TYPE_VULKAN || !op || w <= 0 || h <= 0)
     gst_avhw_vk_extent_note (NULL, 0, 0, 0);
-    return;
-  }
-  gst_avhw_vk_extent_note (((AVVulkanDeviceContext *) dctx->hwctx)->act_dev,
-      op, (guint32) w, (guint32) h);
+  else
+    gst_avhw_vk_extent_note (((AVVulkanDeviceContext *) dctx->hwctx)->act_dev,
+        op, (guint32) w, (guint32) h);
 }
 
 gboolean

@@ -19,13 +19,12 @@
  *   given back when the thread ends (where it ties the queue of this
  *   process's lane 0, which takes more than one session, another): a
  *   pipeline's decoders are made in its streaming thread, so pipelines at
- *   once decode on different queues, on
- *   one device instead of one device each (one VkDevice with seven queues
- *   and a queue per thread: seven 1080p H.264 streams 4,772-4,782 fps,
- *   the last first frame at 333 ms, against 4,611-4,659 and 1,011 ms on
- *   seven lanes; run 107). A thread finding every queue claimed
- *   GST_AVHW_VK_CLAIM_TIERS times takes one of queues 1 to n - 1, in turn
- *   (gstavhwvulkanthreadqueue.h);
+ *   once decode on different queues, on one device instead of one device
+ *   each (one VkDevice with seven queues and a queue per thread: seven
+ *   1080p H.264 streams 4,772-4,782 fps, the last first frame at 333 ms,
+ *   against 4,611-4,659 and 1,011 ms on seven lanes; run 107). A thread
+ *   finding every queue claimed GST_AVHW_VK_CLAIM_TIERS times takes one of
+ *   queues 1 to n - 1, in turn (gstavhwvulkanthreadqueue.h);
  * - with lanes the application chose (GST_AVHW_DEVICE_LANES > 1), lane k's
  *   VkDevice makes k % n + 1 queues (of the n it has) and gets queue
  *   k % n.
@@ -78,7 +77,6 @@ thread_queue (const LaneQueue * l, gint lane0)
 {
   gint claimed = gst_avhw_vk_thread_claim (gst_avhw_vk_claim_dir (), l->key,
       l->n_family, lane0);
-
   guint32 q;
 
   if (claimed >= 0) {

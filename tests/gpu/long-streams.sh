@@ -38,50 +38,44 @@ while [ $# -gt 0 ]; do
     esac
 done
 find_bench_bin
-BD=$BENCH_BIN/avhw-bench-decode
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rc=0
 rows=()
 
-# field NAME of a RESULT line
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
-
 pipeline() { # file
     echo "filesrc location=$1 ! parsebin ! avhwdec device=$DEVICE fallback=false ! fakesink name=sink sync=false"
 }
 
+# run_decode's LAST_RESULT is there and counts no failure
+result_ok() { [ -n "$LAST_RESULT" ] && [ "$(result_get failures)" = 0 ]; }
+
 one_process() { # codec file k
-    local out
-    out=$("$BD" --timeout 60 -k "$3" --label "$DEVICE-$1-k$3" -- "$(pipeline "$2")" 2>&1 | grep '^RESULT')
-    if [ -z "$out" ] || [ "$(field failures "$out")" != 0 ]; then
-        echo "long-streams: $DEVICE $1 k=$3 failed" >&2; rc=1; return
-    fi
-    echo "$out"
-    rows+=("| $1 | $3 pipelines, one process | $(field steady_fps "$out") | $(field cpu_ms_per_frame "$out") | $(field peak_proc_mib "$out") |")
+    run_decode "$DEVICE-$1-k$3" --timeout 60 -k "$3" -- "$(pipeline "$2")" > /dev/null
+    result_ok || { echo "long-streams: $DEVICE $1 k=$3 failed" >&2; rc=1; return; }
+    echo "$LAST_RESULT"
+    rows+=("| $1 | $3 pipelines, one process | $(result_get steady_fps) | $(result_get cpu_ms_per_frame) | $(result_get peak_proc_mib) |")
 }
 
 processes() { # codec file p
-    local i sum out
+    local i s sum
     for i in $(seq "$3"); do
-        "$BD" --no-memory --timeout 60 -k 1 -- "$(pipeline "$2")" > "$tmp/p$i" 2>&1 &
+        "$BENCH_BIN/avhw-bench-decode" --no-memory --timeout 60 -k 1 -- "$(pipeline "$2")" > "$tmp/p$i" 2>&1 &
     done
     wait
     sum=0
     for i in $(seq "$3"); do
-        s=$(field steady_fps "$(grep '^RESULT' "$tmp/p$i")")
+        LAST_RESULT=$(grep '^RESULT' "$tmp/p$i")
+        s=$(result_get steady_fps)
         [ -n "$s" ] || { echo "long-streams: process $i failed" >&2; tail -3 "$tmp/p$i" >&2; rc=1; s=0; }
         sum=$(awk -v a="$sum" -v b="$s" 'BEGIN { printf "%.1f", a + b }')
     done
     echo "$DEVICE-$1-procs$3-steady-summed $sum"
-    out=$("$BD" --timeout 90 -k "$3" --frames "$(clip_frames "$2")" --label "$DEVICE-$1-procs$3" --exec -- \
-        gst-launch-1.0 -q filesrc location="$2" ! parsebin ! avhwdec device="$DEVICE" fallback=false ! fakesink 2>&1 |
-        grep '^RESULT')
-    if [ -z "$out" ] || [ "$(field failures "$out")" != 0 ]; then
-        echo "long-streams: --exec $3 failed" >&2; rc=1
-    fi
-    echo "$out"
-    rows+=("| $1 | $3 processes, one pipeline each | $sum (from their start: $(field fps "$out")) | - | ${out:+$(field peak_proc_mib "$out")} |")
+    run_decode "$DEVICE-$1-procs$3" --timeout 90 -k "$3" --frames "$(clip_frames "$2")" --exec -- \
+        gst-launch-1.0 -q filesrc location="$2" ! parsebin ! avhwdec device="$DEVICE" fallback=false ! fakesink > /dev/null
+    result_ok || { echo "long-streams: --exec $3 failed" >&2; rc=1; }
+    echo "$LAST_RESULT"
+    rows+=("| $1 | $3 processes, one pipeline each | $sum (from their start: $(result_get fps)) | - | $(result_get peak_proc_mib) |")
 }
 
 for codec in $CODECS; do
