@@ -99,12 +99,6 @@ GST_START_TEST (test_wait_after_destroy)
   PFN_vkDestroySemaphore destroy = ffmpeg_destroy (hwctx);
   guint i;
 
-  if (!OWN_DEVICE) {
-    g_print ("SKIP test_wait_after_destroy: FFmpeg before 7.1 makes the "
-        "VkDevice itself, nothing in front of its destroy\n");
-    gst_object_unref (dev);
-    return;
-  }
   /* more than a frames pool: each still answers right after its destroy */
   for (i = 0; i < 300; i++) {
     VkSemaphore sem = new_timeline (hwctx);
@@ -225,7 +219,12 @@ vulkan_semfix_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_destroy_wrapped_on_lavapipe);
   tcase_add_test (tc, test_destroy_right_after_signal);
-  tcase_add_test (tc, test_wait_after_destroy);
+  /* not run (nor counted) where FFmpeg makes the device */
+  if (OWN_DEVICE)
+    tcase_add_test (tc, test_wait_after_destroy);
+  else
+    g_print ("SKIP test_wait_after_destroy: FFmpeg before 7.1 makes the "
+        "VkDevice itself, nothing is in front of its destroy\n");
   return s;
 }
 
